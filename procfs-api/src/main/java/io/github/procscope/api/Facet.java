@@ -1,0 +1,15 @@
+package io.github.procscope.api;
+
+/**
+ * Extra facts a snapshot may read per process, beyond {@code /proc/PID/stat} and the owner. A plain
+ * snapshot reads two things per process; each facet asked for costs one more file read per process.
+ */
+public enum Facet {
+    /** {@code /proc/PID/cmdline}: the full argument vector ({@link ProcessInfo#cmdline()}). */
+    CMDLINE,
+    /**
+     * {@code /proc/PID/status}: RSS split into anonymous, file and shared memory, swap, signal masks,
+     * namespace pids, ids, context switches ({@link ProcessInfo#status()}).
+     */
+    STATUS
+}

@@ -1,0 +1,118 @@
+package io.github.procscope.api;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Every process at one moment: the {@code ps -e} view. Immutable; processes are in ascending pid order.
+ * Processes that exited while the snapshot was read are simply absent.
+ */
+public final class ProcessSnapshot {
+    private final Instant takenAt;
+    private final Duration uptime;
+    private final Set<Facet> facets;
+    private final List<ProcessInfo> processes;
+    private volatile Map<Long, ProcessInfo> byPid;
+
+    /**
+     * @param takenAt   the wall-clock time the snapshot began
+     * @param uptime    the system's uptime when it began ({@code /proc/uptime}); elapsed times and
+     *                  {@link CpuUsage} are measured on this clock
+     * @param facets    the facets that were read for every process
+     * @param processes the processes, in any order (they are sorted by pid)
+     */
+    public ProcessSnapshot(Instant takenAt, Duration uptime, Set<Facet> facets, List<ProcessInfo> processes) {
+        this.takenAt = Objects.requireNonNull(takenAt, "takenAt");
+        this.uptime = Objects.requireNonNull(uptime, "uptime");
+        this.facets = facets.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(facets));
+        ProcessInfo[] sorted = processes.toArray(new ProcessInfo[0]);
+        java.util.Arrays.sort(sorted, (a, b) -> Long.compare(a.pid(), b.pid()));
+        this.processes = List.of(sorted);
+    }
+
+    /** @return when the snapshot began (wall clock) */
+    public Instant takenAt() {
+        return takenAt;
+    }
+
+    /** @return the system's uptime when the snapshot began */
+    public Duration uptime() {
+        return uptime;
+    }
+
+    /** @return the facets read for every process */
+    public Set<Facet> facets() {
+        return facets;
+    }
+
+    /** @return the processes, ascending by pid */
+    public List<ProcessInfo> processes() {
+        return processes;
+    }
+
+    /** @return the number of processes */
+    public int size() {
+        return processes.size();
+    }
+
+    /**
+     * @param pid a process id
+     * @return the process with that pid in this snapshot, if any
+     */
+    public Optional<ProcessInfo> find(long pid) {
+        return Optional.ofNullable(index().get(pid));
+    }
+
+    /**
+     * @param key a process identity
+     * @return the process, if this snapshot holds that pid with that start time
+     */
+    public Optional<ProcessInfo> find(ProcessKey key) {
+        ProcessInfo p = index().get(key.pid());
+        return p != null && p.startTimeTicks() == key.startTimeTicks() ? Optional.of(p) : Optional.empty();
+    }
+
+    /**
+     * @param pid a process id
+     * @return the process with that pid
+     * @throws NoSuchProcessException if this snapshot holds no such process
+     */
+    public ProcessInfo get(long pid) {
+        ProcessInfo p = index().get(pid);
+        if (p == null) {
+            throw new NoSuchProcessException(pid, "no such process in the snapshot taken at " + takenAt + ": pid " + pid);
+        }
+        return p;
+    }
+
+    /** @return the parent-child structure of this snapshot */
+    public ProcessTree tree() {
+        return ProcessTree.of(processes);
+    }
+
+    private Map<Long, ProcessInfo> index() {
+        Map<Long, ProcessInfo> m = byPid;
+        if (m == null) {
+            Map<Long, ProcessInfo> built = new HashMap<>(processes.size() * 2);
+            for (ProcessInfo p : processes) {
+                built.put(p.pid(), p);
+            }
+            m = Collections.unmodifiableMap(built);
+            byPid = m;
+        }
+        return m;
+    }
+
+    @Override
+    public String toString() {
+        return "ProcessSnapshot[" + processes.size() + " processes at " + takenAt + "]";
+    }
+}

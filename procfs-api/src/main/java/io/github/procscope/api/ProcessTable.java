@@ -1,0 +1,169 @@
+package io.github.procscope.api;
+
+import io.github.procscope.api.spi.ProcessTableProvider;
+import io.github.procscope.api.spi.Providers;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The processes of a system, read on demand: the {@code ps}, {@code pstree} and
+ * {@code /proc/PID/task} views. Implementations are thread-safe and hold no cached process data: every
+ * call reads the kernel anew and returns an immutable value.
+ *
+ * <p>Typical use:
+ * <pre>{@code
+ * ProcessTable table = ProcessTable.system();
+ * ProcessSnapshot snapshot = table.snapshot();
+ * for (ProcessInfo p : snapshot.processes()) {
+ *     System.out.printf("%d %s %d%n", p.pid(), p.comm(), p.rssBytes());
+ * }
+ * ProcessTree tree = snapshot.tree();
+ * tree.zombies().forEach(z -> System.out.println("zombie " + z.process().pid()));
+ * }</pre>
+ *
+ * <p>Errors: a pid at or below 0 or above {@link Pids#PID_MAX_LIMIT} is refused with
+ * {@link IllegalArgumentException}; a process that is gone raises {@link NoSuchProcessException};
+ * a file the kernel will not show this user raises {@link ProcessAccessDeniedException}.
+ */
+public interface ProcessTable {
+
+    /**
+     * @return the process table of the live system, found through {@link java.util.ServiceLoader}
+     *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
+     * @throws ImplementationNotFoundException if no implementation is on the class path
+     */
+    static ProcessTable system() {
+        return Providers.first(ProcessTableProvider.class, "procfs-impl-linux").systemProcessTable();
+    }
+
+    /**
+     * Every process, with {@code /proc/PID/stat} and the owner only: the {@code ps -e} view, and the
+     * cheapest one. Processes that exit while it is read are left out.
+     *
+     * @return the snapshot
+     */
+    default ProcessSnapshot snapshot() {
+        return snapshot(Set.of());
+    }
+
+    /**
+     * Every process, with the given facets read too (each costs one more file per process). A facet
+     * that cannot be read for a process (permission) is empty in its {@link ProcessInfo}.
+     *
+     * @param facets the extra facts to read
+     * @return the snapshot
+     */
+    ProcessSnapshot snapshot(Set<Facet> facets);
+
+    /**
+     * @param pid a process id
+     * @return the process, with {@code stat} and owner
+     * @throws NoSuchProcessException   if it does not exist
+     * @throws IllegalArgumentException if the pid is out of range
+     */
+    default ProcessInfo process(long pid) {
+        return process(pid, Set.of());
+    }
+
+    /**
+     * @param pid    a process id
+     * @param facets the extra facts to read
+     * @return the process; a facet the kernel refuses to show is empty
+     * @throws NoSuchProcessException   if it does not exist
+     * @throws IllegalArgumentException if the pid is out of range
+     */
+    ProcessInfo process(long pid, Set<Facet> facets);
+
+    /**
+     * @param key    a process identity
+     * @param facets the extra facts to read
+     * @return the process, if the pid still belongs to the process that {@code key} names
+     * @throws NoSuchProcessException if the process is gone or its pid now names another process
+     */
+    default ProcessInfo process(ProcessKey key, Set<Facet> facets) {
+        ProcessInfo p = process(key.pid(), facets);
+        if (p.startTimeTicks() != key.startTimeTicks()) {
+            throw new NoSuchProcessException(key.pid(), "no such process: pid " + key.pid()
+                    + " now belongs to a process started at tick " + p.startTimeTicks()
+                    + ", not the one started at tick " + key.startTimeTicks() + " (the pid was reused)");
+        }
+        return p;
+    }
+
+    /**
+     * @param pid a process id
+     * @return the process, or empty if it does not exist
+     * @throws IllegalArgumentException if the pid is out of range
+     */
+    default Optional<ProcessInfo> find(long pid) {
+        try {
+            return Optional.of(process(pid));
+        } catch (NoSuchProcessException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * @param pid a process id
+     * @return its identity: the pid with its start time
+     * @throws NoSuchProcessException if it does not exist
+     */
+    default ProcessKey key(long pid) {
+        return process(pid).key();
+    }
+
+    /**
+     * @param pid a process id
+     * @return the facts of {@code /proc/PID/status}
+     * @throws NoSuchProcessException       if it does not exist
+     * @throws ProcessAccessDeniedException if the kernel refuses to show it
+     */
+    ProcessStatus status(long pid);
+
+    /**
+     * @param pid a process id
+     * @return its argument vector from {@code /proc/PID/cmdline}; empty for kernel threads and zombies
+     * @throws NoSuchProcessException       if it does not exist
+     * @throws ProcessAccessDeniedException if the kernel refuses to show it
+     */
+    List<String> cmdline(long pid);
+
+    /**
+     * @param pid a process id
+     * @return its threads, from {@code /proc/PID/task}, ascending by thread id
+     * @throws NoSuchProcessException if the process does not exist
+     */
+    default List<ThreadInfo> threads(long pid) {
+        return threads(pid, Set.of());
+    }
+
+    /**
+     * @param pid    a process id
+     * @param facets {@link Facet#STATUS} to read each thread's own status (its signal masks);
+     *               {@link Facet#CMDLINE} is ignored (threads share the process's)
+     * @return its threads, ascending by thread id; threads that exit while being read are left out
+     * @throws NoSuchProcessException if the process does not exist
+     */
+    List<ThreadInfo> threads(long pid, Set<Facet> facets);
+
+    /** @return when the system booted ({@code btime} in {@code /proc/stat}) */
+    Instant bootTime();
+
+    /** @return how long the system has been up ({@code /proc/uptime}), read now */
+    Duration uptime();
+
+    /** @return the kernel's clock ticks per second ({@code sysconf(_SC_CLK_TCK)}, usually 100) */
+    long clockTicksPerSecond();
+
+    /** @return the page size in bytes ({@code sysconf(_SC_PAGESIZE)}) */
+    long pageSizeBytes();
+
+    /** @return the tree of a fresh snapshot */
+    default ProcessTree tree() {
+        return snapshot().tree();
+    }
+}

@@ -1,0 +1,45 @@
+package io.github.procscope.api;
+
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One thread (task) of a process, from {@code /proc/PID/task/TID}: the kernel sees threads as tasks
+ * that share an address space, and reports each with the same files as a process.
+ *
+ * @param stat      every field of {@code /proc/PID/task/TID/stat}; {@code stat.pid()} is the thread id
+ * @param tgid      the thread group id: the pid of the process the thread belongs to
+ * @param startTime when the thread started
+ * @param status    {@code /proc/PID/task/TID/status}, present only when {@link Facet#STATUS} was asked
+ *                  for and could be read; its signal masks are this thread's own
+ */
+public record ThreadInfo(ProcessStat stat, long tgid, Instant startTime, Optional<ProcessStatus> status) {
+
+    /** Checks that no component is null. */
+    public ThreadInfo {
+        Objects.requireNonNull(stat, "stat");
+        Objects.requireNonNull(startTime, "startTime");
+        Objects.requireNonNull(status, "status");
+    }
+
+    /** @return the thread id */
+    public long tid() {
+        return stat.pid();
+    }
+
+    /** @return the thread's name (its {@code comm}, settable with {@code pthread_setname_np}; 15 bytes at most) */
+    public String name() {
+        return stat.comm();
+    }
+
+    /** @return the thread's scheduling state */
+    public ProcessState state() {
+        return stat.state();
+    }
+
+    /** @return whether this is the main thread (its id equals the process id) */
+    public boolean isMainThread() {
+        return stat.pid() == tgid;
+    }
+}

@@ -1,0 +1,36 @@
+package io.github.procscope.api.spi;
+
+import io.github.procscope.api.ImplementationNotFoundException;
+
+import java.util.Iterator;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+
+/** Finds the implementation of a service interface through {@link ServiceLoader}. */
+public final class Providers {
+    private Providers() {
+    }
+
+    /**
+     * @param <T>      the service type
+     * @param service  the service interface
+     * @param artifact the Maven artifact that provides an implementation, named in the error
+     * @return the first implementation found with the class loader of {@code service}, else the
+     *         thread's context class loader
+     * @throws ImplementationNotFoundException if there is none
+     */
+    public static <T> T first(Class<T> service, String artifact) {
+        for (ClassLoader loader : new ClassLoader[] {service.getClassLoader(),
+                Thread.currentThread().getContextClassLoader()}) {
+            try {
+                Iterator<T> it = ServiceLoader.load(service, loader).iterator();
+                if (it.hasNext()) {
+                    return it.next();
+                }
+            } catch (ServiceConfigurationError e) {
+                throw new ImplementationNotFoundException(service, artifact, e);
+            }
+        }
+        throw new ImplementationNotFoundException(service, artifact);
+    }
+}

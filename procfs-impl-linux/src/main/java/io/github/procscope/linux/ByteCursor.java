@@ -1,0 +1,243 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.ProcfsParseException;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * A lexer over the bytes of one kernel file: numbers, words and line ends, parsed in place without
+ * regular expressions, splitting or intermediate strings. Every failure becomes a
+ * {@link ProcfsParseException} naming the file and the line at the cursor.
+ *
+ * <p>Not thread-safe; short-lived (one per parse).
+ */
+final class ByteCursor {
+    private final Path source;
+    private final byte[] buf;
+    private final int end;
+    private int pos;
+
+    ByteCursor(Path source, byte[] buf, int start, int end) {
+        this.source = source;
+        this.buf = buf;
+        this.pos = start;
+        this.end = end;
+    }
+
+    ByteCursor(Path source, byte[] buf, int length) {
+        this(source, buf, 0, length);
+    }
+
+    int position() {
+        return pos;
+    }
+
+    void position(int p) {
+        pos = p;
+    }
+
+    int end() {
+        return end;
+    }
+
+    byte[] buffer() {
+        return buf;
+    }
+
+    Path source() {
+        return source;
+    }
+
+    boolean atEnd() {
+        return pos >= end;
+    }
+
+    /** @return the byte at the cursor, or -1 at the end */
+    int peek() {
+        return pos < end ? buf[pos] & 0xff : -1;
+    }
+
+    /** @return the byte at the cursor, advancing past it */
+    int next() {
+        if (pos >= end) {
+            throw fail("unexpected end of data");
+        }
+        return buf[pos++] & 0xff;
+    }
+
+    /** Consumes {@code b}, or fails. */
+    void expect(char b) {
+        if (pos >= end || buf[pos] != (byte) b) {
+            throw fail("expected '" + printable(b) + "'");
+        }
+        pos++;
+    }
+
+    /** Consumes {@code b} if it is at the cursor. */
+    boolean skipIf(char b) {
+        if (pos < end && buf[pos] == (byte) b) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    /** Skips spaces and tabs. */
+    void skipBlanks() {
+        while (pos < end && (buf[pos] == ' ' || buf[pos] == '\t')) {
+            pos++;
+        }
+    }
+
+    /** Moves past the next newline (or to the end). */
+    void nextLine() {
+        while (pos < end && buf[pos] != '\n') {
+            pos++;
+        }
+        if (pos < end) {
+            pos++;
+        }
+    }
+
+    /** @return whether the cursor is at a newline or the end */
+    boolean atLineEnd() {
+        return pos >= end || buf[pos] == '\n';
+    }
+
+    /**
+     * Parses an unsigned decimal number. Values above {@link Long#MAX_VALUE} up to 2^64-1 (the kernel's
+     * unsigned longs) are returned as their two's-complement bits.
+     */
+    long unsignedDecimal() {
+        int start = pos;
+        long v = 0;
+        while (pos < end) {
+            int d = buf[pos] - '0';
+            if (d < 0 || d > 9) {
+                break;
+            }
+            if (Long.compareUnsigned(v, 0x1999_9999_9999_9999L) > 0) {
+                throw fail("number out of range");
+            }
+            long next = v * 10 + d;
+            if (Long.compareUnsigned(next, v * 10) < 0) {
+                throw fail("number out of range");
+            }
+            v = next;
+            pos++;
+        }
+        if (pos == start) {
+            throw fail("expected a number");
+        }
+        return v;
+    }
+
+    /** Parses a signed decimal number that fits a {@code long}. */
+    long decimal() {
+        boolean negative = skipIf('-');
+        int start = pos;
+        long v = 0;
+        while (pos < end) {
+            int d = buf[pos] - '0';
+            if (d < 0 || d > 9) {
+                break;
+            }
+            if (v > (Long.MAX_VALUE - d) / 10) {
+                throw fail("number out of range");
+            }
+            v = v * 10 + d;
+            pos++;
+        }
+        if (pos == start) {
+            throw fail("expected a number");
+        }
+        return negative ? -v : v;
+    }
+
+    /** Parses a signed decimal number that fits an {@code int}. */
+    int decimalInt() {
+        long v = decimal();
+        if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+            throw fail("number out of range");
+        }
+        return (int) v;
+    }
+
+    /** Parses up to 16 hexadecimal digits. */
+    long hex() {
+        int start = pos;
+        long v = 0;
+        while (pos < end) {
+            int d = Character.digit(buf[pos], 16);
+            if (d < 0) {
+                break;
+            }
+            if (pos - start >= 16) {
+                throw fail("hexadecimal number longer than 64 bits");
+            }
+            v = (v << 4) | d;
+            pos++;
+        }
+        if (pos == start) {
+            throw fail("expected a hexadecimal number");
+        }
+        return v;
+    }
+
+    /** @return the bytes up to the next blank, newline or end, as an ISO-8859-1 string */
+    String word() {
+        int start = pos;
+        while (pos < end && buf[pos] != ' ' && buf[pos] != '\t' && buf[pos] != '\n') {
+            pos++;
+        }
+        return new String(buf, start, pos - start, StandardCharsets.ISO_8859_1);
+    }
+
+    /** @return the rest of the line (the newline not included, and not consumed) */
+    String restOfLine() {
+        int start = pos;
+        while (pos < end && buf[pos] != '\n') {
+            pos++;
+        }
+        return new String(buf, start, pos - start, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * @return a parse exception naming the file and the line around the cursor
+     */
+    ProcfsParseException fail(String reason) {
+        return failAt(pos, reason);
+    }
+
+    ProcfsParseException failAt(int at, String reason) {
+        int p = Math.max(0, Math.min(at, end));
+        int ls = p;
+        while (ls > 0 && buf[ls - 1] != '\n') {
+            ls--;
+        }
+        int le = p;
+        while (le < end && buf[le] != '\n') {
+            le++;
+        }
+        String line = new String(buf, ls, le - ls, StandardCharsets.ISO_8859_1);
+        return new ProcfsParseException(source, line, reason + " at column " + (p - ls + 1));
+    }
+
+    /**
+     * Decodes bytes as text the way the kernel's names are best read: ASCII directly, anything else as
+     * UTF-8 with malformed sequences replaced.
+     */
+    static String text(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (b[i] < 0) {
+                return new String(b, from, to - from, StandardCharsets.UTF_8);
+            }
+        }
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+
+    private static String printable(char c) {
+        return c == '\n' ? "\\n" : c == '\t' ? "\\t" : String.valueOf(c);
+    }
+}

@@ -1,0 +1,420 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.Facet;
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.Pids;
+import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcessStat;
+import io.github.procscope.api.ProcessStatus;
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.ThreadInfo;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The process table of a Linux procfs, rooted at a directory: {@code /proc} for the live system, or a
+ * fixture tree in tests. Thread-safe; it holds no process data between calls.
+ *
+ * <pre>{@code
+ * LinuxProcfs proc = LinuxProcfs.system();                  // /proc
+ * LinuxProcfs fixture = LinuxProcfs.at(Path.of("src/test/resources/proc"));
+ * }</pre>
+ *
+ * <p>What a plain {@link #snapshot()} reads per process: {@code /proc/PID/stat} and the owner of the
+ * {@code /proc/PID} directory, nothing else. A process that exits while it is read is left out of a
+ * snapshot; a single-process call reports it as {@link NoSuchProcessException}. A missing file means
+ * "gone" only when {@code /proc/PID/stat} is gone too.
+ *
+ * <p>The boot time ({@code btime} of {@code /proc/stat}) is read once, when the table is built, as
+ * {@code ps} does; the clock tick rate and page size come from the running kernel's auxiliary vector
+ * unless the builder is given them.
+ */
+public final class LinuxProcfs implements ProcessTable {
+    private static final Path DEFAULT_ROOT = Path.of("/proc");
+
+    private final Path root;
+    private final String prefix;
+    private final KernelConstants constants;
+    private final Instant bootTime;
+    private final UserNames users = new UserNames();
+
+    private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime) {
+        this.root = root;
+        this.prefix = root.toString().endsWith("/") ? root.toString() : root + "/";
+        this.constants = constants;
+        this.bootTime = bootTime;
+    }
+
+    /**
+     * @return the process table of the live system, {@code /proc}
+     * @throws ProcfsUnavailableException if {@code /proc} is not mounted
+     */
+    public static LinuxProcfs system() {
+        return at(DEFAULT_ROOT);
+    }
+
+    /**
+     * @param root a procfs mount, or a fixture tree with the same layout
+     * @return the process table under that root, with the running kernel's clock tick rate and page size
+     * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
+     */
+    public static LinuxProcfs at(Path root) {
+        return builder(root).build();
+    }
+
+    /**
+     * @param root a procfs mount, or a fixture tree with the same layout
+     * @return a builder, for fixture trees that need fixed kernel constants
+     */
+    public static Builder builder(Path root) {
+        return new Builder(root);
+    }
+
+    /** @return the procfs root this table reads */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public Instant bootTime() {
+        return bootTime;
+    }
+
+    @Override
+    public long clockTicksPerSecond() {
+        return constants.clockTicksPerSecond();
+    }
+
+    @Override
+    public long pageSizeBytes() {
+        return constants.pageSizeBytes();
+    }
+
+    @Override
+    public Duration uptime() {
+        return readUptime(new ProcBuffer(256));
+    }
+
+    @Override
+    public ProcessSnapshot snapshot(Set<Facet> facets) {
+        Objects.requireNonNull(facets, "facets");
+        Instant takenAt = Instant.now();
+        ProcBuffer buf = new ProcBuffer();
+        Duration uptime = readUptime(buf);
+        List<ProcessInfo> out = new ArrayList<>(512);
+        for (long pid : listNumeric(root)) {
+            ProcessInfo p = read(pid, facets, buf, uptime, true);
+            if (p != null) {
+                out.add(p);
+            }
+        }
+        return new ProcessSnapshot(takenAt, uptime, facets, out);
+    }
+
+    @Override
+    public ProcessInfo process(long pid, Set<Facet> facets) {
+        Pids.requireValid(pid);
+        Objects.requireNonNull(facets, "facets");
+        ProcBuffer buf = new ProcBuffer();
+        Duration uptime = readUptime(buf);
+        return read(pid, facets, buf, uptime, false);
+    }
+
+    @Override
+    public ProcessStatus status(long pid) {
+        Pids.requireValid(pid);
+        ProcBuffer buf = new ProcBuffer();
+        String dir = prefix + pid;
+        Path file = Path.of(dir, "status");
+        readRequired(pid, dir, file, buf);
+        return StatusParser.parse(file, buf.bytes(), buf.length());
+    }
+
+    @Override
+    public List<String> cmdline(long pid) {
+        Pids.requireValid(pid);
+        ProcBuffer buf = new ProcBuffer();
+        String dir = prefix + pid;
+        Path file = Path.of(dir, "cmdline");
+        readRequired(pid, dir, file, buf);
+        return CmdlineParser.parse(buf.bytes(), buf.length());
+    }
+
+    @Override
+    public List<ThreadInfo> threads(long pid, Set<Facet> facets) {
+        Pids.requireValid(pid);
+        Objects.requireNonNull(facets, "facets");
+        String taskDir = prefix + pid + "/task";
+        List<Long> tids;
+        try {
+            tids = listNumeric(Path.of(taskDir));
+        } catch (ProcfsException e) {
+            if (!Files.exists(Path.of(prefix + pid, "stat"))) {
+                throw new NoSuchProcessException(pid);
+            }
+            throw e;
+        }
+        if (tids.isEmpty() && !Files.exists(Path.of(prefix + pid, "stat"))) {
+            throw new NoSuchProcessException(pid);
+        }
+        ProcBuffer buf = new ProcBuffer();
+        List<ThreadInfo> out = new ArrayList<>(tids.size());
+        for (long tid : tids) {
+            String dir = taskDir + "/" + tid;
+            Path statFile = Path.of(dir, "stat");
+            ProcBuffer.Result r = buf.read(statFile);
+            if (r == ProcBuffer.Result.NOT_FOUND || r == ProcBuffer.Result.GONE) {
+                continue; // the thread exited
+            }
+            if (r == ProcBuffer.Result.DENIED) {
+                throw new ProcessAccessDeniedException(pid, statFile);
+            }
+            ProcessStat stat = StatParser.parse(statFile, buf.bytes(), buf.length(), constants);
+            Optional<ProcessStatus> status = Optional.empty();
+            if (facets.contains(Facet.STATUS)) {
+                Path f = Path.of(dir, "status");
+                ProcBuffer.Result sr = buf.read(f);
+                if (sr == ProcBuffer.Result.GONE || (sr == ProcBuffer.Result.NOT_FOUND && !Files.exists(statFile))) {
+                    continue;
+                }
+                if (sr == ProcBuffer.Result.OK) {
+                    status = Optional.of(StatusParser.parse(f, buf.bytes(), buf.length()));
+                }
+            }
+            out.add(new ThreadInfo(stat, pid, startTime(stat), status));
+        }
+        if (out.isEmpty() && !Files.exists(Path.of(prefix + pid, "stat"))) {
+            throw new NoSuchProcessException(pid);
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * Reads one process. With {@code tolerant}, a process that is gone or hidden yields {@code null};
+     * without, it raises the typed exception.
+     */
+    private ProcessInfo read(long pid, Set<Facet> facets, ProcBuffer buf, Duration uptime, boolean tolerant) {
+        String dir = prefix + pid;
+        Path statFile = Path.of(dir, "stat");
+        ProcBuffer.Result r = buf.read(statFile);
+        if (r != ProcBuffer.Result.OK) {
+            if (tolerant) {
+                return null;
+            }
+            if (r == ProcBuffer.Result.DENIED) {
+                throw new ProcessAccessDeniedException(pid, statFile);
+            }
+            throw new NoSuchProcessException(pid);
+        }
+        ProcessStat stat = StatParser.parse(statFile, buf.bytes(), buf.length(), constants);
+        Path dirPath = Path.of(dir);
+        long uid;
+        try {
+            Object o = Files.getAttribute(dirPath, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            uid = Integer.toUnsignedLong((Integer) o);
+        } catch (NoSuchFileException e) {
+            if (tolerant) {
+                return null;
+            }
+            throw new NoSuchProcessException(pid);
+        } catch (IOException e) {
+            throw new ProcfsException(dirPath, "cannot read the owner of " + dirPath + ": " + e.getMessage(), e);
+        }
+
+        Optional<List<String>> cmdline = Optional.empty();
+        if (facets.contains(Facet.CMDLINE)) {
+            Path f = Path.of(dir, "cmdline");
+            ProcBuffer.Result cr = buf.read(f);
+            if (isGone(cr, statFile)) {
+                return gone(pid, tolerant);
+            }
+            if (cr == ProcBuffer.Result.OK) {
+                cmdline = Optional.of(CmdlineParser.parse(buf.bytes(), buf.length()));
+            }
+        }
+        Optional<ProcessStatus> status = Optional.empty();
+        if (facets.contains(Facet.STATUS)) {
+            Path f = Path.of(dir, "status");
+            ProcBuffer.Result sr = buf.read(f);
+            if (isGone(sr, statFile)) {
+                return gone(pid, tolerant);
+            }
+            if (sr == ProcBuffer.Result.OK) {
+                status = Optional.of(StatusParser.parse(f, buf.bytes(), buf.length()));
+            }
+        }
+        Duration elapsed = uptime.minus(constants.ticks(stat.startTimeTicks()));
+        if (elapsed.isNegative()) {
+            elapsed = Duration.ZERO;
+        }
+        return new ProcessInfo(stat, uid, users.name(uid, dirPath), TtyNames.name(stat.ttyNr()),
+                startTime(stat), elapsed, cmdline, status);
+    }
+
+    private static boolean isGone(ProcBuffer.Result r, Path statFile) {
+        return r == ProcBuffer.Result.GONE || (r == ProcBuffer.Result.NOT_FOUND && !Files.exists(statFile));
+    }
+
+    private static ProcessInfo gone(long pid, boolean tolerant) {
+        if (tolerant) {
+            return null;
+        }
+        throw new NoSuchProcessException(pid);
+    }
+
+    /** Reads a per-process file that the caller asked for by name, translating every outcome to a type. */
+    private void readRequired(long pid, String dir, Path file, ProcBuffer buf) {
+        switch (buf.read(file)) {
+            case OK:
+                return;
+            case DENIED:
+                throw new ProcessAccessDeniedException(pid, file);
+            case GONE:
+                throw new NoSuchProcessException(pid);
+            case NOT_FOUND:
+            default:
+                if (!Files.exists(Path.of(dir, "stat"))) {
+                    throw new NoSuchProcessException(pid);
+                }
+                throw new ProcfsException(file, file + " is missing although pid " + pid
+                        + " exists (a kernel without this file?)");
+        }
+    }
+
+    private Instant startTime(ProcessStat stat) {
+        return bootTime.plus(constants.ticks(stat.startTimeTicks()));
+    }
+
+    private Duration readUptime(ProcBuffer buf) {
+        Path file = root.resolve("uptime");
+        if (buf.read(file) != ProcBuffer.Result.OK) {
+            throw new ProcfsException(file, "cannot read " + file);
+        }
+        return UptimeParser.parse(file, buf.bytes(), buf.length());
+    }
+
+    /** Lists the all-digit entries of a directory (pids or tids), ascending. */
+    private static List<Long> listNumeric(Path dir) {
+        List<Long> out = new ArrayList<>(512);
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                String name = p.getFileName().toString();
+                long id = parseId(name);
+                if (id > 0) {
+                    out.add(id);
+                }
+            }
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            throw new ProcfsException(dir, dir + " does not exist or is not a directory", e);
+        } catch (IOException e) {
+            throw new ProcfsException(dir, "cannot list " + dir + ": " + e.getMessage(), e);
+        }
+        Collections.sort(out);
+        return out;
+    }
+
+    /** @return the number a directory name spells, or -1 if it is not a positive pid */
+    static long parseId(String name) {
+        int n = name.length();
+        if (n == 0 || n > 10) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < n; i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v > 0 && v <= Pids.PID_MAX_LIMIT ? v : -1;
+    }
+
+    @Override
+    public String toString() {
+        return "LinuxProcfs[" + root + "]";
+    }
+
+    /** Builds a {@link LinuxProcfs} with explicit kernel constants, for fixture trees. */
+    public static final class Builder {
+        private final Path root;
+        private long clockTicksPerSecond;
+        private long pageSizeBytes;
+
+        private Builder(Path root) {
+            this.root = Objects.requireNonNull(root, "root");
+        }
+
+        /**
+         * @param ticks clock ticks per second that the tree's numbers are in (100 on nearly every system)
+         * @return this builder
+         */
+        public Builder clockTicksPerSecond(long ticks) {
+            if (ticks <= 0) {
+                throw new IllegalArgumentException("clock ticks per second must be positive: " + ticks);
+            }
+            this.clockTicksPerSecond = ticks;
+            return this;
+        }
+
+        /**
+         * @param bytes page size that the tree's page counts are in (4096 on x86-64)
+         * @return this builder
+         */
+        public Builder pageSizeBytes(long bytes) {
+            if (bytes <= 0 || Long.bitCount(bytes) != 1) {
+                throw new IllegalArgumentException("page size must be a positive power of two: " + bytes);
+            }
+            this.pageSizeBytes = bytes;
+            return this;
+        }
+
+        /**
+         * @return the table; constants not given are read from the running kernel
+         * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
+         */
+        public LinuxProcfs build() {
+            if (!Files.isDirectory(root)) {
+                throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
+                        : "it does not exist");
+            }
+            ProcBuffer buf = new ProcBuffer();
+            Path statFile = root.resolve("stat");
+            if (buf.read(statFile) != ProcBuffer.Result.OK) {
+                throw new ProcfsUnavailableException(root, "it has no readable stat file (is procfs mounted there?)");
+            }
+            Instant boot;
+            try {
+                boot = KernelStatParser.parse(statFile, buf.bytes(), buf.length()).bootTime();
+            } catch (ProcfsException e) {
+                throw new ProcfsUnavailableException(root, "its stat file has no btime line: " + e.getMessage());
+            }
+            if (!Files.isReadable(root.resolve("uptime"))) {
+                throw new ProcfsUnavailableException(root, "it has no readable uptime file");
+            }
+            KernelConstants detected = clockTicksPerSecond > 0 && pageSizeBytes > 0 ? null : Auxv.detect();
+            KernelConstants k = new KernelConstants(
+                    clockTicksPerSecond > 0 ? clockTicksPerSecond : detected.clockTicksPerSecond(),
+                    pageSizeBytes > 0 ? pageSizeBytes : detected.pageSizeBytes());
+            return new LinuxProcfs(root, k, boot);
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.ProcfsException;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A reusable buffer that reads a whole procfs or sysfs file. Procfs reports sizes of 0 or 4096 that
+ * mean nothing, so a file is read until end of file, the buffer growing as needed up to a bound.
+ * Not thread-safe: one per reading thread (one per snapshot, one per call).
+ *
+ * <p>Reading does not throw for the three outcomes that are normal on a live system; it returns them:
+ * {@link Result#NOT_FOUND} (the file, or its process, is not there), {@link Result#DENIED} and
+ * {@link Result#GONE} (the process exited while the file was being read: {@code ESRCH}).
+ */
+final class ProcBuffer {
+    /** The outcome of a read. */
+    enum Result {
+        /** The file was read; its bytes are in {@link #bytes()}[0, {@link #length()}). */
+        OK,
+        /** No such file or directory. */
+        NOT_FOUND,
+        /** Permission denied. */
+        DENIED,
+        /** The process exited during the read ({@code ESRCH}). */
+        GONE
+    }
+
+    static final int DEFAULT_CAPACITY = 4096;
+    /** The largest file read: 256 MiB (a {@code smaps} of a huge process is tens of MiB). */
+    static final int MAX_CAPACITY = 256 << 20;
+
+    private byte[] bytes;
+    private int length;
+
+    ProcBuffer() {
+        this(DEFAULT_CAPACITY);
+    }
+
+    ProcBuffer(int capacity) {
+        this.bytes = new byte[capacity];
+    }
+
+    /** @return the buffer; valid bytes are {@code [0, length())} after an {@link Result#OK} read */
+    byte[] bytes() {
+        return bytes;
+    }
+
+    /** @return how many bytes the last successful read produced */
+    int length() {
+        return length;
+    }
+
+    /**
+     * Reads the whole file.
+     *
+     * @param file the file
+     * @return the outcome
+     * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 256 MiB
+     */
+    Result read(Path file) {
+        length = 0;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            int n = 0;
+            while (true) {
+                if (n == bytes.length) {
+                    grow(file);
+                }
+                int r = ch.read(ByteBuffer.wrap(bytes, n, bytes.length - n));
+                if (r < 0) {
+                    break;
+                }
+                n += r;
+            }
+            length = n;
+            return Result.OK;
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return Result.NOT_FOUND;
+        } catch (AccessDeniedException e) {
+            return Result.DENIED;
+        } catch (FileSystemException e) {
+            return classify(file, e, e.getReason());
+        } catch (IOException e) {
+            return classify(file, e, e.getMessage());
+        }
+    }
+
+    private static Result classify(Path file, IOException e, String reason) {
+        if (reason != null) {
+            if (reason.contains("No such process")) {
+                return Result.GONE;
+            }
+            if (reason.contains("No such file")) {
+                return Result.NOT_FOUND;
+            }
+            if (reason.contains("Permission denied") || reason.contains("Operation not permitted")) {
+                return Result.DENIED;
+            }
+        }
+        throw new ProcfsException(file, "cannot read " + file + ": " + e.getMessage(), e);
+    }
+
+    private void grow(Path file) {
+        if (bytes.length >= MAX_CAPACITY) {
+            throw new ProcfsException(file, file + " is larger than " + (MAX_CAPACITY >> 20)
+                    + " MiB; refusing to read it whole");
+        }
+        byte[] bigger = new byte[Math.min(MAX_CAPACITY, bytes.length * 2)];
+        System.arraycopy(bytes, 0, bigger, 0, bytes.length);
+        bytes = bigger;
+    }
+}

@@ -1,0 +1,249 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.ProcessStatus;
+import io.github.procscope.api.SignalMasks;
+import io.github.procscope.api.SignalSet;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * Parser of {@code /proc/PID/status} and {@code /proc/PID/task/TID/status}: {@code Key:\tvalue} lines.
+ * Unknown keys are skipped (kernels add lines); {@code Name}, {@code State}, {@code Tgid}, {@code Pid},
+ * {@code PPid}, {@code Uid}, {@code Gid} and {@code Threads} are required. {@code kB} values become bytes.
+ */
+final class StatusParser {
+    private static final int KIB = 1024;
+
+    private StatusParser() {
+    }
+
+    /**
+     * @param source the file, for messages
+     * @param buf    its bytes
+     * @param len    how many are valid
+     * @return the facts, typed
+     * @throws io.github.procscope.api.ProcfsParseException if a line is malformed or a required key is missing
+     */
+    static ProcessStatus parse(Path source, byte[] buf, int len) {
+        ByteCursor c = new ByteCursor(source, buf, len);
+        String name = null;
+        ProcessState state = null;
+        long tgid = -1;
+        long pid = -1;
+        long ppid = -1;
+        OptionalLong tracer = OptionalLong.empty();
+        ProcessStatus.Ids uid = null;
+        ProcessStatus.Ids gid = null;
+        OptionalLong fdSize = OptionalLong.empty();
+        List<Long> groups = List.of();
+        List<Long> nsTgid = List.of();
+        List<Long> nsPid = List.of();
+        List<Long> nsPgid = List.of();
+        List<Long> nsSid = List.of();
+        OptionalLong[] vm = new OptionalLong[16];
+        java.util.Arrays.fill(vm, OptionalLong.empty());
+        int threads = 0;
+        boolean threadsSeen = false;
+        OptionalLong sigQueued = OptionalLong.empty();
+        OptionalLong sigLimit = OptionalLong.empty();
+        SignalSet pnd = SignalSet.empty();
+        SignalSet shd = SignalSet.empty();
+        SignalSet blk = SignalSet.empty();
+        SignalSet ign = SignalSet.empty();
+        SignalSet cgt = SignalSet.empty();
+        List<Integer> cpus = List.of();
+        List<Integer> mems = List.of();
+        OptionalLong voluntary = OptionalLong.empty();
+        OptionalLong nonvoluntary = OptionalLong.empty();
+
+        while (!c.atEnd()) {
+            int keyStart = c.position();
+            while (!c.atLineEnd() && c.peek() != ':') {
+                c.next();
+            }
+            if (c.atLineEnd()) {
+                if (c.position() == keyStart) { // blank line
+                    c.nextLine();
+                    continue;
+                }
+                throw c.failAt(keyStart, "expected \"Key:\"");
+            }
+            String key = new String(buf, keyStart, c.position() - keyStart, java.nio.charset.StandardCharsets.ISO_8859_1);
+            c.expect(':');
+            c.skipBlanks();
+            switch (key) {
+                case "Name": name = unescapeName(c); break;
+                case "State": state = state(c); break;
+                case "Tgid": tgid = c.unsignedDecimal(); break;
+                case "Pid": pid = c.unsignedDecimal(); break;
+                case "PPid": ppid = c.unsignedDecimal(); break;
+                case "TracerPid": {
+                    long t = c.unsignedDecimal();
+                    tracer = t == 0 ? OptionalLong.empty() : OptionalLong.of(t);
+                    break;
+                }
+                case "Uid": uid = ids(c); break;
+                case "Gid": gid = ids(c); break;
+                case "FDSize": fdSize = OptionalLong.of(c.unsignedDecimal()); break;
+                case "Groups": groups = numbers(c); break;
+                case "NStgid": nsTgid = numbers(c); break;
+                case "NSpid": nsPid = numbers(c); break;
+                case "NSpgid": nsPgid = numbers(c); break;
+                case "NSsid": nsSid = numbers(c); break;
+                case "VmPeak": vm[0] = kib(c); break;
+                case "VmSize": vm[1] = kib(c); break;
+                case "VmLck": vm[2] = kib(c); break;
+                case "VmPin": vm[3] = kib(c); break;
+                case "VmHWM": vm[4] = kib(c); break;
+                case "VmRSS": vm[5] = kib(c); break;
+                case "RssAnon": vm[6] = kib(c); break;
+                case "RssFile": vm[7] = kib(c); break;
+                case "RssShmem": vm[8] = kib(c); break;
+                case "VmData": vm[9] = kib(c); break;
+                case "VmStk": vm[10] = kib(c); break;
+                case "VmExe": vm[11] = kib(c); break;
+                case "VmLib": vm[12] = kib(c); break;
+                case "VmPTE": vm[13] = kib(c); break;
+                case "VmSwap": vm[14] = kib(c); break;
+                case "HugetlbPages": vm[15] = kib(c); break;
+                case "Threads": {
+                    long t = c.unsignedDecimal();
+                    if (t > Integer.MAX_VALUE) {
+                        throw c.fail("thread count out of range");
+                    }
+                    threads = (int) t;
+                    threadsSeen = true;
+                    break;
+                }
+                case "SigQ": {
+                    sigQueued = OptionalLong.of(c.unsignedDecimal());
+                    c.expect('/');
+                    sigLimit = OptionalLong.of(c.unsignedDecimal());
+                    break;
+                }
+                case "SigPnd": pnd = SignalSet.fromMask(c.hex()); break;
+                case "ShdPnd": shd = SignalSet.fromMask(c.hex()); break;
+                case "SigBlk": blk = SignalSet.fromMask(c.hex()); break;
+                case "SigIgn": ign = SignalSet.fromMask(c.hex()); break;
+                case "SigCgt": cgt = SignalSet.fromMask(c.hex()); break;
+                case "Cpus_allowed_list": cpus = CpuList.parse(c); break;
+                case "Mems_allowed_list": mems = CpuList.parse(c); break;
+                case "voluntary_ctxt_switches": voluntary = OptionalLong.of(c.unsignedDecimal()); break;
+                case "nonvoluntary_ctxt_switches": nonvoluntary = OptionalLong.of(c.unsignedDecimal()); break;
+                default: c.restOfLine(); break;
+            }
+            c.skipBlanks();
+            if (!c.atLineEnd()) {
+                throw c.fail("unexpected text after the value of " + key);
+            }
+            c.nextLine();
+        }
+        if (name == null || state == null || tgid < 0 || pid < 0 || ppid < 0 || uid == null || gid == null
+                || !threadsSeen) {
+            throw new io.github.procscope.api.ProcfsParseException(source,
+                    new String(buf, 0, Math.min(len, 80), java.nio.charset.StandardCharsets.ISO_8859_1),
+                    "missing one of the required lines Name, State, Tgid, Pid, PPid, Uid, Gid, Threads");
+        }
+        ProcessStatus.VmStats memory = new ProcessStatus.VmStats(vm[0], vm[1], vm[2], vm[3], vm[4], vm[5],
+                vm[6], vm[7], vm[8], vm[9], vm[10], vm[11], vm[12], vm[13], vm[14], vm[15]);
+        return new ProcessStatus(name, state, tgid, pid, ppid, tracer, uid, gid, fdSize, groups,
+                nsTgid, nsPid, nsPgid, nsSid, memory, threads, sigQueued, sigLimit,
+                new SignalMasks(pnd, shd, blk, ign, cgt), cpus, mems, voluntary, nonvoluntary);
+    }
+
+    /** {@code S (sleeping)}: the letter, then the description in parentheses. */
+    private static ProcessState state(ByteCursor c) {
+        int at = c.position();
+        int letter = c.next();
+        ProcessState s = ProcessState.fromLetter((char) letter).orElseThrow(
+                () -> c.failAt(at, "unknown process state letter"));
+        c.restOfLine();
+        return s;
+    }
+
+    private static ProcessStatus.Ids ids(ByteCursor c) {
+        long r = c.unsignedDecimal();
+        c.skipBlanks();
+        long e = c.unsignedDecimal();
+        c.skipBlanks();
+        long s = c.unsignedDecimal();
+        c.skipBlanks();
+        long f = c.unsignedDecimal();
+        return new ProcessStatus.Ids(r, e, s, f);
+    }
+
+    private static List<Long> numbers(ByteCursor c) {
+        List<Long> out = new ArrayList<>(2);
+        c.skipBlanks();
+        while (!c.atLineEnd()) {
+            out.add(c.unsignedDecimal());
+            c.skipBlanks();
+        }
+        return out;
+    }
+
+    private static OptionalLong kib(ByteCursor c) {
+        long v = c.unsignedDecimal();
+        c.skipBlanks();
+        if (c.skipIf('k')) {
+            c.expect('B');
+        } else {
+            throw c.fail("expected \"kB\"");
+        }
+        if (v > Long.MAX_VALUE / KIB || v < 0) {
+            throw c.fail("size out of range");
+        }
+        return OptionalLong.of(v * KIB);
+    }
+
+    /**
+     * The kernel escapes the name here ({@code seq_escape_str} with {@code ESCAPE_SPACE | ESCAPE_SPECIAL}
+     * for newline and backslash; octal escapes on older kernels). This undoes it.
+     */
+    private static String unescapeName(ByteCursor c) {
+        byte[] b = c.buffer();
+        int start = c.position();
+        while (!c.atLineEnd()) {
+            c.next();
+        }
+        int end = c.position();
+        byte[] out = new byte[end - start];
+        int n = 0;
+        for (int i = start; i < end; i++) {
+            if (b[i] != '\\' || i + 1 >= end) {
+                out[n++] = b[i];
+                continue;
+            }
+            byte e = b[++i];
+            switch (e) {
+                case 'n': out[n++] = '\n'; break;
+                case 't': out[n++] = '\t'; break;
+                case 'r': out[n++] = '\r'; break;
+                case 'f': out[n++] = '\f'; break;
+                case 'v': out[n++] = 0x0b; break;
+                case 'a': out[n++] = 0x07; break;
+                case 'e': out[n++] = 0x1b; break;
+                case '\\': out[n++] = '\\'; break;
+                case '"': out[n++] = '"'; break;
+                default:
+                    if (e >= '0' && e <= '7' && i + 2 < end && isOctal(b[i + 1]) && isOctal(b[i + 2])) {
+                        out[n++] = (byte) (((e - '0') << 6) | ((b[i + 1] - '0') << 3) | (b[i + 2] - '0'));
+                        i += 2;
+                    } else {
+                        out[n++] = '\\';
+                        out[n++] = e;
+                    }
+                    break;
+            }
+        }
+        return ByteCursor.text(out, 0, n);
+    }
+
+    private static boolean isOctal(byte b) {
+        return b >= '0' && b <= '7';
+    }
+}
