@@ -1,8 +1,8 @@
 package io.github.procscope.api;
 
 /**
- * Extra facts a snapshot may read per process, beyond {@code /proc/PID/stat} and the owner. A plain
- * snapshot reads two things per process; each facet asked for costs one more file read per process.
+ * Extra facts a snapshot may read per process, beyond {@code /proc/PID/stat}, {@code /proc/PID/statm}
+ * and the owner. Each facet asked for costs one more file read per process.
  */
 public enum Facet {
     /** {@code /proc/PID/cmdline}: the full argument vector ({@link ProcessInfo#cmdline()}). */

@@ -9,10 +9,14 @@ import java.util.OptionalLong;
 
 /**
  * One process as {@code ps} shows it, at one moment. The always-present facts come from
- * {@code /proc/PID/stat} ({@link #stat()}) and the owner of the {@code /proc/PID} directory; the
- * optional ones are read only when their {@link Facet} was asked for.
+ * {@code /proc/PID/stat} ({@link #stat()}), {@code /proc/PID/statm} ({@link #statm()}) and the owner of
+ * the {@code /proc/PID} directory; the optional ones are read only when their {@link Facet} was asked
+ * for.
  *
  * @param stat      every field of {@code /proc/PID/stat}
+ * @param statm     the page counts of {@code /proc/PID/statm}, the exact source of RSS; empty only where
+ *                  the kernel does not offer the file (fixture trees, exotic kernels), and then
+ *                  {@link #rssBytes()} falls back to {@code stat}'s approximate count
  * @param uid       the owner: the effective user id, from the owner of {@code /proc/PID}
  *                  (as {@code ps -o uid} shows it)
  * @param user      the owner's user name; empty when the user id has no name on this system
@@ -29,6 +33,7 @@ import java.util.OptionalLong;
  */
 public record ProcessInfo(
         ProcessStat stat,
+        Optional<ProcessStatm> statm,
         long uid,
         Optional<String> user,
         Optional<String> tty,
@@ -40,6 +45,7 @@ public record ProcessInfo(
     /** Checks components; copies the command line. */
     public ProcessInfo {
         Objects.requireNonNull(stat, "stat");
+        Objects.requireNonNull(statm, "statm");
         Objects.requireNonNull(user, "user");
         Objects.requireNonNull(tty, "tty");
         Objects.requireNonNull(startTime, "startTime");
@@ -93,9 +99,13 @@ public record ProcessInfo(
         return stat.vszBytes();
     }
 
-    /** @return the resident set size, RSS, in bytes (field 24): memory physically present for it */
+    /**
+     * @return the resident set size, RSS, in bytes: memory physically present for the process, as
+     *         {@code ps} and {@code top} show it ({@code resident} of {@code /proc/PID/statm}; where that
+     *         file is absent, field 24 of {@code /proc/PID/stat})
+     */
     public long rssBytes() {
-        return stat.rssBytes();
+        return statm.isPresent() ? statm.get().residentBytes() : stat.rssBytes();
     }
 
     /** @return CPU time spent in user mode (field 14) */

@@ -41,7 +41,10 @@ import java.util.OptionalLong;
  * @param startTimeTicks         (22) start time in clock ticks after boot
  * @param vszBytes               (23) virtual memory size (VSZ): the address space reserved, in bytes
  * @param rssBytes               (24) resident set size (RSS): pages in physical memory, in bytes;
- *                               converted from pages with the system's page size
+ *                               converted from pages with the system's page size. Since Linux 6.2 the
+ *                               kernel prints a fast per-CPU approximation here; the exact figure that
+ *                               {@code ps} shows is {@link ProcessStatm#residentBytes()}, which
+ *                               {@link ProcessInfo#rssBytes()} uses
  * @param rssLimitBytes          (25) soft limit on RSS in bytes; empty when unlimited
  * @param startCode              (26) address above which program text can run
  * @param endCode                (27) address below which program text can run

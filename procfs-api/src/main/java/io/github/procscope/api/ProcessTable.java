@@ -41,8 +41,8 @@ public interface ProcessTable {
     }
 
     /**
-     * Every process, with {@code /proc/PID/stat} and the owner only: the {@code ps -e} view, and the
-     * cheapest one. Processes that exit while it is read are left out.
+     * Every process, with {@code /proc/PID/stat}, {@code /proc/PID/statm} and the owner only: the
+     * {@code ps -e} view, and the cheapest one. Processes that exit while it is read are left out.
      *
      * @return the snapshot
      */
@@ -61,7 +61,7 @@ public interface ProcessTable {
 
     /**
      * @param pid a process id
-     * @return the process, with {@code stat} and owner
+     * @return the process, with {@code stat}, {@code statm} and owner
      * @throws NoSuchProcessException   if it does not exist
      * @throws IllegalArgumentException if the pid is out of range
      */

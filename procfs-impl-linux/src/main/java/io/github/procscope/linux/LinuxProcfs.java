@@ -7,6 +7,7 @@ import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessStat;
+import io.github.procscope.api.ProcessStatm;
 import io.github.procscope.api.ProcessStatus;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcfsException;
@@ -38,8 +39,9 @@ import java.util.Set;
  * LinuxProcfs fixture = LinuxProcfs.at(Path.of("src/test/resources/proc"));
  * }</pre>
  *
- * <p>What a plain {@link #snapshot()} reads per process: {@code /proc/PID/stat} and the owner of the
- * {@code /proc/PID} directory, nothing else. A process that exits while it is read is left out of a
+ * <p>What a plain {@link #snapshot()} reads per process: {@code /proc/PID/stat}, {@code /proc/PID/statm}
+ * (the exact RSS; stat's own is approximate since Linux 6.2) and the owner of the {@code /proc/PID}
+ * directory, nothing else. A process that exits while it is read is left out of a
  * snapshot; a single-process call reports it as {@link NoSuchProcessException}. A missing file means
  * "gone" only when {@code /proc/PID/stat} is gone too.
  *
@@ -188,6 +190,7 @@ public final class LinuxProcfs implements ProcessTable {
                 throw new ProcessAccessDeniedException(pid, statFile);
             }
             ProcessStat stat = StatParser.parse(statFile, buf.bytes(), buf.length(), constants);
+            requireSameId(statFile, stat, tid);
             Optional<ProcessStatus> status = Optional.empty();
             if (facets.contains(Facet.STATUS)) {
                 Path f = Path.of(dir, "status");
@@ -225,6 +228,16 @@ public final class LinuxProcfs implements ProcessTable {
             throw new NoSuchProcessException(pid);
         }
         ProcessStat stat = StatParser.parse(statFile, buf.bytes(), buf.length(), constants);
+        requireSameId(statFile, stat, pid);
+        Optional<ProcessStatm> statm = Optional.empty();
+        Path statmFile = Path.of(dir, "statm");
+        ProcBuffer.Result mr = buf.read(statmFile);
+        if (isGone(mr, statFile)) {
+            return gone(pid, tolerant);
+        }
+        if (mr == ProcBuffer.Result.OK) {
+            statm = Optional.of(StatmParser.parse(statmFile, buf.bytes(), buf.length(), constants));
+        }
         Path dirPath = Path.of(dir);
         long uid;
         try {
@@ -265,8 +278,16 @@ public final class LinuxProcfs implements ProcessTable {
         if (elapsed.isNegative()) {
             elapsed = Duration.ZERO;
         }
-        return new ProcessInfo(stat, uid, users.name(uid, dirPath), TtyNames.name(stat.ttyNr()),
+        return new ProcessInfo(stat, statm, uid, users.name(uid, dirPath), TtyNames.name(stat.ttyNr()),
                 startTime(stat), elapsed, cmdline, status);
+    }
+
+    /** A stat file names its own task: anything else is a corrupt tree, never silently accepted. */
+    private static void requireSameId(Path statFile, ProcessStat stat, long id) {
+        if (stat.pid() != id) {
+            throw new io.github.procscope.api.ProcfsParseException(statFile, stat.pid() + " (" + stat.comm() + ")",
+                    "the file names task " + stat.pid() + ", not " + id);
+        }
     }
 
     private static boolean isGone(ProcBuffer.Result r, Path statFile) {

@@ -98,6 +98,9 @@ final class StatParser {
         if (!c.atLineEnd() && c.peek() != ' ') {
             throw c.fail("unexpected character after field " + count);
         }
+        if (f[24] < 0 || f[24] > Long.MAX_VALUE / k.pageSizeBytes()) {
+            throw c.fail("rss (field 24) out of range: " + Long.toUnsignedString(f[24]) + " pages");
+        }
 
         return new ProcessStat(
                 pid, comm, state,
