@@ -40,15 +40,36 @@ class LiveProcessTest {
         spawned.close();
     }
 
-    private void assertAgreesWithPs(ProcessInfo p) {
-        PsLine ps = PsLine.of(p.pid());
-        assertEquals(ps.pid(), p.pid());
-        assertEquals(ps.ppid(), p.ppid(), "ppid of " + p.pid());
-        assertEquals(ps.stat().charAt(0), p.state().letter(), "state of " + p.pid() + " (ps: " + ps.stat() + ")");
-        assertEquals(ps.nlwp(), p.threads(), "threads of " + p.pid());
-        assertEquals(ps.rssKib() * 1024, p.rssBytes(), "rss of " + p.pid());
-        assertEquals(ps.vszKib() * 1024, p.vszBytes(), "vsz of " + p.pid());
-        assertEquals(ps.comm(), p.comm(), "comm of " + p.pid());
+    /**
+     * Compares with ps. A process that has just started may still be settling (running, faulting pages
+     * in), so a mismatch is retried on fresh reads for a while before it counts.
+     */
+    private void assertAgreesWithPs(ProcessInfo first) {
+        ProcessInfo p = first;
+        for (int attempt = 0; ; attempt++) {
+            PsLine ps = PsLine.of(p.pid());
+            try {
+                assertEquals(ps.pid(), p.pid());
+                assertEquals(ps.ppid(), p.ppid(), "ppid of " + p.pid());
+                assertEquals(ps.stat().charAt(0), p.state().letter(), "state of " + p.pid() + " (ps: " + ps.stat() + ")");
+                assertEquals(ps.nlwp(), p.threads(), "threads of " + p.pid());
+                assertEquals(ps.rssKib() * 1024, p.rssBytes(), "rss of " + p.pid());
+                assertEquals(ps.vszKib() * 1024, p.vszBytes(), "vsz of " + p.pid());
+                assertEquals(ps.comm(), p.comm(), "comm of " + p.pid());
+                return;
+            } catch (AssertionError e) {
+                if (attempt >= 20) {
+                    throw e;
+                }
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+            p = proc.process(p.pid());
+        }
     }
 
     @Test
