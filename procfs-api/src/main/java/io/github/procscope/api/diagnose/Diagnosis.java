@@ -1,0 +1,44 @@
+package io.github.procscope.api.diagnose;
+
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The result of one examination.
+ *
+ * @param takenAt   when the examination began
+ * @param findings  what was found, most severe first
+ * @param skipped   checks that could not run here, each with its reason ("kernel log: permission
+ *                  denied (needs CAP_SYSLOG)", "GPUs: NVML library not found"): a clean result says
+ *                  nothing about them
+ */
+public record Diagnosis(Instant takenAt, List<Finding> findings, List<String> skipped) {
+    /** Checks components; orders findings by severity, then kind. */
+    public Diagnosis {
+        Objects.requireNonNull(takenAt, "takenAt");
+        findings = findings.stream().sorted(Comparator.comparing(Finding::severity).reversed()
+                .thenComparing(Finding::kind)).toList();
+        skipped = List.copyOf(skipped);
+    }
+
+    /** @return the most severe finding's severity, or empty when nothing was found */
+    public Optional<Severity> worst() {
+        return findings.stream().map(Finding::severity).max(Comparator.naturalOrder());
+    }
+
+    /** @return whether a finding of warning severity or above exists */
+    public boolean hasWarnings() {
+        return worst().map(s -> s.atLeast(Severity.WARNING)).orElse(false);
+    }
+
+    /**
+     * @param kind a kind of finding
+     * @return the findings of that kind
+     */
+    public List<Finding> of(FindingKind kind) {
+        return findings.stream().filter(f -> f.kind() == kind).toList();
+    }
+}

@@ -1,0 +1,29 @@
+package io.github.procscope.api.diagnose;
+
+import io.github.procscope.api.spi.DoctorProvider;
+import io.github.procscope.api.spi.Providers;
+
+/**
+ * Examines a machine for the problems of the seed's diagnosis map: zombies and their parents,
+ * orphans left by dead runs, a PID 1 that does not reap, deleted files still holding disk space, full
+ * disks and inodes, memory pressure, OOM kills, sessions that die on hang-up, idle GPUs holding memory,
+ * ghost processes on GPUs and I/O bottlenecks. Thread-safe.
+ */
+public interface Doctor {
+    /**
+     * @return the doctor of the live system, found through {@link java.util.ServiceLoader}
+     * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the class path
+     */
+    static Doctor system() {
+        return Providers.first(DoctorProvider.class, "procfs-impl-linux").systemDoctor();
+    }
+
+    /**
+     * Runs every check. It takes about {@link DoctorOptions#sampleWindow()}: CPU, disk and GPU figures
+     * are rates over that window. A check that cannot run here is listed in {@link Diagnosis#skipped()}.
+     *
+     * @param options window and thresholds
+     * @return what was found
+     */
+    Diagnosis examine(DoctorOptions options);
+}

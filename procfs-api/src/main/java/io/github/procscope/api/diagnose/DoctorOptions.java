@@ -1,0 +1,120 @@
+package io.github.procscope.api.diagnose;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The sample window and thresholds of a diagnosis. Build with {@link #defaults()} and the
+ * {@code with...} methods; every value is checked.
+ *
+ * @param sampleWindow               how long to watch CPU, disks and GPUs before judging them
+ * @param diskUsedPercent            a file system at or over this use% is {@link FindingKind#DISK_FULL}
+ * @param inodesUsedPercent          at or over this inode use% is {@link FindingKind#INODES_EXHAUSTED}
+ * @param memoryAvailablePercent     memory available below this % of total is {@link FindingKind#MEMORY_PRESSURE}
+ * @param cgroupUsagePercent         a memory cgroup at or over this % of its limit is memory pressure
+ * @param gpuIdleUtilizationPercent  mean GPU utilization below this is idle
+ * @param gpuIdleMemoryBytes         an idle GPU using more than this holds memory
+ * @param ioUtilPercent              a disk at or over this %util ...
+ * @param ioAwaitMillis              ... with a mean wait at or over this is {@link FindingKind#IO_BOTTLENECK}
+ * @param orphanMinAge               an orphan idle over the window and older than this is a warning
+ * @param hangupMinAge               terminal processes younger than this are not reported as hang-up vulnerable
+ * @param subreapers                 pids known to be subreapers (orphans are re-parented to them)
+ */
+public record DoctorOptions(Duration sampleWindow, double diskUsedPercent, double inodesUsedPercent,
+                            double memoryAvailablePercent, double cgroupUsagePercent,
+                            double gpuIdleUtilizationPercent, long gpuIdleMemoryBytes, double ioUtilPercent,
+                            double ioAwaitMillis, Duration orphanMinAge, Duration hangupMinAge, Set<Long> subreapers) {
+
+    /** Checks every value. */
+    public DoctorOptions {
+        Objects.requireNonNull(sampleWindow, "sampleWindow");
+        if (sampleWindow.isNegative() || sampleWindow.compareTo(Duration.ofHours(1)) > 0) {
+            throw new IllegalArgumentException("sample window must be between 0 and 1 hour: " + sampleWindow);
+        }
+        percent("diskUsedPercent", diskUsedPercent);
+        percent("inodesUsedPercent", inodesUsedPercent);
+        percent("memoryAvailablePercent", memoryAvailablePercent);
+        percent("cgroupUsagePercent", cgroupUsagePercent);
+        percent("gpuIdleUtilizationPercent", gpuIdleUtilizationPercent);
+        percent("ioUtilPercent", ioUtilPercent);
+        if (gpuIdleMemoryBytes < 0) {
+            throw new IllegalArgumentException("gpuIdleMemoryBytes must not be negative: " + gpuIdleMemoryBytes);
+        }
+        if (!(ioAwaitMillis >= 0)) {
+            throw new IllegalArgumentException("ioAwaitMillis must not be negative: " + ioAwaitMillis);
+        }
+        Objects.requireNonNull(orphanMinAge, "orphanMinAge");
+        Objects.requireNonNull(hangupMinAge, "hangupMinAge");
+        if (orphanMinAge.isNegative() || hangupMinAge.isNegative()) {
+            throw new IllegalArgumentException("ages must not be negative");
+        }
+        subreapers = Set.copyOf(subreapers);
+    }
+
+    private static void percent(String name, double v) {
+        if (!(v >= 0 && v <= 100)) {
+            throw new IllegalArgumentException(name + " must be a percentage from 0 to 100: " + v);
+        }
+    }
+
+    /**
+     * @return a 3-second window; disks and inodes at 90%; memory available under 10%; cgroups at 90% of
+     *         their limit; GPUs idle under 5% utilization while holding over 1 GiB (the seed's rule);
+     *         disks at 80% util with 50 ms waits; orphans idle and older than 10 minutes; terminal
+     *         processes older than 1 minute
+     */
+    public static DoctorOptions defaults() {
+        return new DoctorOptions(Duration.ofSeconds(3), 90, 90, 10, 90, 5, 1L << 30, 80, 50,
+                Duration.ofMinutes(10), Duration.ofMinutes(1), Set.of());
+    }
+
+    /** @return a copy with another sample window */
+    public DoctorOptions withSampleWindow(Duration d) {
+        return new DoctorOptions(d, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent, cgroupUsagePercent,
+                gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
+                hangupMinAge, subreapers);
+    }
+
+    /** @return a copy with other disk thresholds */
+    public DoctorOptions withDiskThresholds(double usedPercent, double inodesPercent) {
+        return new DoctorOptions(sampleWindow, usedPercent, inodesPercent, memoryAvailablePercent, cgroupUsagePercent,
+                gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
+                hangupMinAge, subreapers);
+    }
+
+    /** @return a copy with other memory thresholds */
+    public DoctorOptions withMemoryThresholds(double availablePercent, double cgroupPercent) {
+        return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, availablePercent, cgroupPercent,
+                gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
+                hangupMinAge, subreapers);
+    }
+
+    /** @return a copy with other GPU idle-holding thresholds */
+    public DoctorOptions withGpuIdleThresholds(double utilizationPercent, long memoryBytes) {
+        return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
+                cgroupUsagePercent, utilizationPercent, memoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
+                hangupMinAge, subreapers);
+    }
+
+    /** @return a copy with other I/O bottleneck thresholds */
+    public DoctorOptions withIoThresholds(double utilPercent, double awaitMillis) {
+        return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
+                cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, utilPercent, awaitMillis,
+                orphanMinAge, hangupMinAge, subreapers);
+    }
+
+    /** @return a copy with other process age thresholds */
+    public DoctorOptions withAges(Duration orphan, Duration hangup) {
+        return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
+                cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis,
+                orphan, hangup, subreapers);
+    }
+
+    /** @return a copy that knows these subreapers */
+    public DoctorOptions withSubreapers(Set<Long> pids) {
+        return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
+                cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis,
+                orphanMinAge, hangupMinAge, pids);
+    }
+}

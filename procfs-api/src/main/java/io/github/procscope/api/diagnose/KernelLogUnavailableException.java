@@ -1,0 +1,15 @@
+package io.github.procscope.api.diagnose;
+
+import io.github.procscope.api.ProcscopeException;
+
+/** The kernel log cannot be read here: permission (needs {@code CAP_SYSLOG}), or no {@code /dev/kmsg}. */
+public class KernelLogUnavailableException extends ProcscopeException {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param message why, and what to do
+     */
+    public KernelLogUnavailableException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,118 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.diagnose.KernelLog;
+import io.github.procscope.api.diagnose.KernelLogUnavailableException;
+import io.github.procscope.api.diagnose.OomKill;
+import jnr.constants.platform.Errno;
+import jnr.constants.platform.OpenFlags;
+import jnr.posix.POSIX;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The kernel log read from {@code /dev/kmsg} without blocking: one record per read, until the device
+ * says there is no more ({@code EAGAIN}). A record overwritten while being read ({@code EPIPE}) is
+ * skipped. A regular file in the kmsg format (a saved copy, a test fixture) is read whole. Thread-safe.
+ */
+public final class LinuxKernelLog implements KernelLog {
+    /** The kernel limits a record to 1 KiB of text plus its header; escapes can quadruple it. */
+    private static final int RECORD_BUFFER = 16 * 1024;
+
+    private final Path kmsg;
+    private final Instant bootTime;
+
+    private LinuxKernelLog(Path kmsg, Instant bootTime) {
+        this.kmsg = kmsg;
+        this.bootTime = bootTime;
+    }
+
+    /** @return the live kernel log, {@code /dev/kmsg}, timed against the live boot time */
+    public static LinuxKernelLog system() {
+        return at(Path.of("/dev/kmsg"), LinuxProcfs.system().bootTime());
+    }
+
+    /**
+     * @param kmsg     {@code /dev/kmsg}, or a file in its format
+     * @param bootTime when the machine booted (log timestamps count from it)
+     * @return a reader of that log
+     */
+    public static LinuxKernelLog at(Path kmsg, Instant bootTime) {
+        return new LinuxKernelLog(Objects.requireNonNull(kmsg, "kmsg"), Objects.requireNonNull(bootTime, "bootTime"));
+    }
+
+    @Override
+    public List<OomKill> oomKills() {
+        return OomReports.find(records(), bootTime);
+    }
+
+    /** @return every record still in the log, oldest first */
+    List<KmsgRecord> records() {
+        byte[] all = Files.isRegularFile(kmsg) ? readFile() : readDevice();
+        return KmsgParser.parse(kmsg, all, all.length);
+    }
+
+    private byte[] readFile() {
+        try {
+            return Files.readAllBytes(kmsg);
+        } catch (IOException e) {
+            throw new KernelLogUnavailableException("cannot read the kernel log " + kmsg + ": " + e.getMessage());
+        }
+    }
+
+    private byte[] readDevice() {
+        POSIX posix = NativePosix.get();
+        int fd = posix.open(kmsg.toString(), OpenFlags.O_RDONLY.intValue() | OpenFlags.O_NONBLOCK.intValue()
+                | OpenFlags.O_CLOEXEC.intValue(), 0);
+        if (fd < 0) {
+            int errno = posix.errno();
+            if (errno == Errno.EPERM.intValue() || errno == Errno.EACCES.intValue()) {
+                throw new KernelLogUnavailableException("the kernel log " + kmsg + " may not be read by this user: "
+                        + "it needs CAP_SYSLOG (root) while kernel.dmesg_restrict is 1");
+            }
+            if (errno == Errno.ENOENT.intValue()) {
+                throw new KernelLogUnavailableException("there is no kernel log device " + kmsg);
+            }
+            throw new KernelLogUnavailableException("cannot open the kernel log " + kmsg + ": "
+                    + Errno.valueOf(errno));
+        }
+        try {
+            ByteArrayOutputStream all = new ByteArrayOutputStream(1 << 16);
+            byte[] record = new byte[RECORD_BUFFER];
+            while (true) {
+                int n = posix.read(fd, record, record.length);
+                if (n > 0) {
+                    all.write(record, 0, n);
+                    if (record[n - 1] != '\n') {
+                        all.write('\n');
+                    }
+                    continue;
+                }
+                if (n == 0) {
+                    break;
+                }
+                int errno = posix.errno();
+                if (errno == Errno.EAGAIN.intValue() || errno == Errno.EWOULDBLOCK.intValue()) {
+                    break; // the end of the log
+                }
+                if (errno == Errno.EPIPE.intValue() || errno == Errno.EINTR.intValue()) {
+                    continue; // overwritten while reading: the next read returns the next record
+                }
+                if (errno == Errno.EPERM.intValue() || errno == Errno.EACCES.intValue()) {
+                    throw new KernelLogUnavailableException("the kernel log " + kmsg + " may not be read by this user: "
+                            + "it needs CAP_SYSLOG (root) while kernel.dmesg_restrict is 1");
+                }
+                throw new ProcfsException(kmsg, "cannot read the kernel log " + kmsg + ": " + Errno.valueOf(errno));
+            }
+            return all.toByteArray();
+        } finally {
+            posix.close(fd);
+        }
+    }
+}

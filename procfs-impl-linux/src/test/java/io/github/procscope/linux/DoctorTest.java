@@ -1,0 +1,130 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.diagnose.Diagnosis;
+import io.github.procscope.api.diagnose.Doctor;
+import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Finding;
+import io.github.procscope.api.diagnose.FindingKind;
+import io.github.procscope.api.diagnose.Severity;
+import io.github.procscope.testing.Commands;
+import io.github.procscope.testing.Spawned;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** The process checks of the doctor, on fixture trees and on problems staged for real. */
+class DoctorTest {
+    private static final DoctorOptions NOW = DoctorOptions.defaults().withSampleWindow(Duration.ZERO)
+            .withAges(Duration.ZERO, Duration.ZERO);
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final Spawned spawned = new Spawned();
+
+    @AfterEach
+    void end() {
+        spawned.close();
+    }
+
+    private static LinuxDoctor fixtureDoctor(String tree) {
+        LinuxProcfs proc = LinuxProcfs.builder(Fixtures.dir(tree)).clockTicksPerSecond(100).pageSizeBytes(4096).build();
+        return LinuxDoctor.builder(proc).kernelLog(LinuxKernelLog.at(Fixtures.dir("kmsg/clean.txt"), proc.bootTime())).build();
+    }
+
+    @Test
+    void aCleanTreeHasNothingToReport() {
+        Diagnosis d = fixtureDoctor("proc-clean").examine(NOW);
+        assertEquals(List.of(), d.findings());
+        assertEquals(List.of(), d.skipped());
+        assertFalse(d.hasWarnings());
+    }
+
+    @Test
+    void theHostileTreeShowsItsZombieAndItsUnprotectedTerminalProcess() {
+        Diagnosis d = fixtureDoctor("proc").examine(NOW);
+        Finding z = d.of(FindingKind.ZOMBIE).get(0);
+        assertEquals(List.of(100L, 300L), z.pids());
+        assertEquals(100L, z.evidence().get("parentPid"));
+        assertEquals(List.of(300L), z.evidence().get("zombiePids"));
+        assertEquals(Severity.WARNING, z.severity());
+        Finding h = d.of(FindingKind.HANGUP_VULNERABLE).get(0);
+        assertEquals(List.of(200L), h.pids(), "bash is a shell; 201 has no terminal");
+        assertEquals("pts/0", h.evidence().get("tty"));
+        assertEquals(List.of(), d.of(FindingKind.PID1_NOT_INIT), "PID 1 is systemd");
+        assertEquals(List.of(), d.of(FindingKind.ORPHAN), "children of PID 1 there are session leaders");
+    }
+
+    @Test
+    void oomKillsInTheKernelLogAreFindings() {
+        LinuxProcfs proc = LinuxProcfs.builder(Fixtures.dir("proc-clean")).clockTicksPerSecond(100).pageSizeBytes(4096).build();
+        Diagnosis d = LinuxDoctor.builder(proc).kernelLog(LinuxKernelLog.at(Fixtures.dir("kmsg/oom-5x-global.txt"),
+                Instant.parse("2026-12-01T00:00:00Z"))).build().examine(NOW);
+        Finding f = d.of(FindingKind.OOM_KILL).get(0);
+        assertEquals(List.of(1234L), f.pids());
+        assertEquals(30_000_000L * 1024, f.evidence().get("anonRssBytes"));
+        assertEquals("2026-12-02T00:00:00.000200Z", f.evidence().get("time"));
+        assertEquals(false, f.evidence().get("memoryCgroup"));
+    }
+
+    @Test
+    void anUnreadableKernelLogIsListedAsSkipped() {
+        LinuxProcfs proc = LinuxProcfs.builder(Fixtures.dir("proc-clean")).clockTicksPerSecond(100).pageSizeBytes(4096).build();
+        Diagnosis d = LinuxDoctor.builder(proc).kernelLog(LinuxKernelLog.at(java.nio.file.Path.of("/nonexistent/kmsg"),
+                proc.bootTime())).build().examine(NOW);
+        assertEquals(List.of(), d.findings());
+        assertEquals(1, d.skipped().size());
+        assertTrue(d.skipped().get(0).startsWith("kernel log: "), d.skipped().toString());
+    }
+
+    @Test
+    void liveZombieOrphanAndHangupAreFoundWithTheirPids() {
+        Process zombieParent = spawned.start("sh", "-c", "sleep 0 & exec sleep 60");
+        Process orphanMaker = spawned.start("sh", "-c", "sleep 60 & echo $!");
+        long orphan = Long.parseLong(Spawned.readLine(orphanMaker, WAIT).trim());
+        spawned.adopt(orphan);
+        assumeTrue(Commands.available("script"), "script (util-linux) gives a process a terminal");
+        Process term = spawned.start("script", "-q", "-c", "sleep 61", "/dev/null");
+        Process nohupTerm = spawned.start("script", "-q", "-c", "nohup sleep 62", "/dev/null");
+        LinuxProcfs proc = LinuxProcfs.system();
+        Spawned.await(WAIT, "zombie, orphan and terminal sleeps", () -> {
+            var s = proc.snapshot();
+            return s.tree().zombiesByParent().containsKey(zombieParent.pid())
+                    && s.find(orphan).map(p -> p.ppid() != orphanMaker.pid()).orElse(false)
+                    && s.processes().stream().filter(p -> p.comm().equals("sleep") && p.ttyNr() != 0).count() >= 2;
+        });
+        long termSleep = proc.snapshot().tree().descendants(term.pid()).stream()
+                .filter(p -> p.comm().equals("sleep")).findFirst().orElseThrow().pid();
+        long nohupSleep = proc.snapshot().tree().descendants(nohupTerm.pid()).stream()
+                .filter(p -> p.comm().equals("sleep")).findFirst().orElseThrow().pid();
+
+        long adopter = proc.process(orphan).ppid();
+        DoctorOptions opts = DoctorOptions.defaults().withSampleWindow(Duration.ofMillis(300))
+                .withAges(Duration.ZERO, Duration.ZERO).withSubreapers(adopter == 1 ? Set.of() : Set.of(adopter));
+        Diagnosis d = Doctor.system().examine(opts);
+
+        Finding z = d.of(FindingKind.ZOMBIE).stream().filter(f -> f.pids().contains(zombieParent.pid()))
+                .findFirst().orElseThrow(() -> new AssertionError("no zombie finding for " + zombieParent.pid() + ": " + d));
+        assertEquals(zombieParent.pid(), z.evidence().get("parentPid"));
+        assertEquals(1, z.evidence().get("zombies"));
+
+        Finding o = d.of(FindingKind.ORPHAN).stream().filter(f -> f.pids().equals(List.of(orphan)))
+                .findFirst().orElseThrow(() -> new AssertionError("no orphan finding for " + orphan + ": " + d));
+        assertEquals(Severity.WARNING, o.severity(), "idle over the window and old enough");
+        assertEquals("sleep 60", o.evidence().get("cmdline"));
+        assertEquals(0.0, o.evidence().get("cpuPercent"));
+
+        assertTrue(d.of(FindingKind.HANGUP_VULNERABLE).stream().anyMatch(f -> f.pids().contains(termSleep)),
+                "sleep on a terminal without HUP protection: " + d.of(FindingKind.HANGUP_VULNERABLE));
+        assertTrue(d.of(FindingKind.HANGUP_VULNERABLE).stream().noneMatch(f -> f.pids().contains(nohupSleep)),
+                "nohup ignores HUP");
+        assertTrue(d.hasWarnings());
+    }
+}
