@@ -48,6 +48,8 @@ class ProcessMemoryLiveTest {
             p.send("touch 80");
             MemoryTotals touched = memory.totals(p.pid());
             long grown = touched.rssBytes() - reserved.rssBytes();
+            System.out.printf("reserve 300 MiB: VSZ +%d RSS +%d bytes; touch 80 MiB: RSS +%d bytes%n",
+                    reserved.vszBytes() - before.vszBytes(), reserved.rssBytes() - before.rssBytes(), grown);
             assertTrue(Math.abs(grown - 80 * MIB) <= 4 * MIB, "RSS grew by " + grown + " bytes, not 80 MiB +- 5%");
             assertTrue(touched.ussBytes() - reserved.ussBytes() >= 76 * MIB, "the touched pages are private");
             assertEquals(reserved.vszBytes(), touched.vszBytes(), "touching reserves nothing more");
@@ -71,6 +73,10 @@ class ProcessMemoryLiveTest {
         MemoryMaps smaps = memory.smaps(pid);
         String[] lines = Commands.run("pmap", "-x", Long.toString(pid)).trim().split("\n");
         String[] total = lines[lines.length - 1].trim().split("\\s+");
+        System.out.printf("pid %d: ps vsz %s rss %s kB; pmap -x total %s %s %s kB; ours VSZ %d RSS %d PSS %d USS %d"
+                        + " bytes, smaps mapped %d RSS %d bytes%n", pid, ps[0], ps[1], total[2], total[3], total[4],
+                totals.vszBytes(), totals.rssBytes(), totals.pssBytes(), totals.ussBytes(), smaps.mappedBytes(),
+                smaps.usageTotals().orElseThrow().rssBytes());
         assertEquals("total", total[0], lines[lines.length - 1]);
         assertEquals(Long.parseLong(total[2]) * 1024, smaps.mappedBytes(), "pmap's Kbytes total");
         SmapsCounters sum = smaps.usageTotals().orElseThrow();

@@ -17,8 +17,10 @@ import java.util.Objects;
  *                         largest first; at most as many as were asked for. A directory and its own
  *                         subdirectory may both appear, as in {@code du | sort -n}
  * @param unreadable       directories whose entries could not be listed (permission, or removed during the
- *                         walk) and entries that could not be examined: their sizes are missing from the totals,
- *                         as with {@code du}'s error messages
+ *                         walk) and entries that could not be examined (removed meanwhile, or named with bytes the
+ *                         JVM's file-name encoding cannot represent, such as non-ASCII names when the JVM runs
+ *                         under {@code LANG=C}): their sizes are missing from the totals, as with {@code du}'s
+ *                         error messages
  * @param otherFileSystems mount points below the root that were not entered because they hold another file
  *                         system
  */

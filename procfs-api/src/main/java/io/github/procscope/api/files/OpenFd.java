@@ -34,7 +34,7 @@ import java.util.OptionalLong;
  *                       target could not be examined
  * @param inode          the target's inode number ({@code st_ino}, or the {@code ino:} line of {@code fdinfo});
  *                       empty when neither was available
- * @param deviceNumber   for a character or block device, the device itself ({@code st_rdev}, e.g. 195:0 for
+ * @param openedDevice   for a character or block device, the device itself ({@code st_rdev}, e.g. 195:0 for
  *                       {@code /dev/nvidia0}); empty for other kinds
  * @param positionBytes  the file offset ({@code pos:} in {@code fdinfo}): where the next read or write happens
  * @param flags          the open flags ({@code flags:} in {@code fdinfo}), decoded
@@ -53,7 +53,7 @@ public record OpenFd(
         OptionalLong linkCount,
         Optional<DeviceNumber> device,
         OptionalLong inode,
-        Optional<DeviceNumber> deviceNumber,
+        Optional<DeviceNumber> openedDevice,
         long positionBytes,
         OpenFlags flags,
         OptionalInt mountId) {
@@ -74,7 +74,7 @@ public record OpenFd(
         Objects.requireNonNull(linkCount, "linkCount");
         Objects.requireNonNull(device, "device");
         Objects.requireNonNull(inode, "inode");
-        Objects.requireNonNull(deviceNumber, "deviceNumber");
+        Objects.requireNonNull(openedDevice, "openedDevice");
         Objects.requireNonNull(flags, "flags");
         Objects.requireNonNull(mountId, "mountId");
     }
