@@ -60,8 +60,9 @@ public interface SystemResources {
 
     /**
      * Every mounted file system with its space and inodes ({@code df -a}). Mounts whose mount point cannot be
-     * examined (hidden by a later mount, not permitted to this user, or a stale network mount) are left out,
-     * as {@code df} leaves them out with a message; {@link #mounts()} lists them all.
+     * examined (hidden by a later mount on the same point, not permitted to this user, or a stale network mount)
+     * are left out, as {@code df} leaves them out with a message, and so are {@code autofs} mount points, which
+     * examining could trigger; {@link #mounts()} lists them all.
      *
      * @return the file systems, in mount order; filter with {@link FileSystemUsage#isPseudo()} for {@code df}'s
      *         default view

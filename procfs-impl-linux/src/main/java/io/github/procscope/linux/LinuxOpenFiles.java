@@ -162,7 +162,11 @@ public final class LinuxOpenFiles implements OpenFiles {
             if (ProcBuffer.processGone(dir)) {
                 throw new NoSuchProcessException(pid);
             }
-            return null; // ENOENT-like outcomes of a descriptor closing under us
+            String reason = e.getMessage() == null ? "" : e.getMessage();
+            if (reason.contains("No such file") || reason.contains("No such process")) {
+                return null; // the descriptor closed while it was read
+            }
+            throw new ProcfsException(link, "cannot read the link " + link + ": " + reason, e);
         }
         int err = st.stat(link.toString());
         if (err == NativeFs.ENOENT && !Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {

@@ -187,7 +187,11 @@ public final class LinuxSystemResources implements SystemResources {
     public Optional<CgroupMemory> cgroupMemory() {
         ProcBuffer buf = new ProcBuffer(4096);
         Path cgroupFile = proc.resolve("self").resolve("cgroup");
-        readSystemFile(cgroupFile, buf);
+        ProcBuffer.Result read = buf.read(cgroupFile);
+        if (read == ProcBuffer.Result.NOT_FOUND) {
+            return Optional.empty(); // a kernel built without cgroups
+        }
+        requireRead(cgroupFile, read);
         List<ProcCgroupParser.Membership> memberships = ProcCgroupParser.parse(cgroupFile, buf.bytes(), buf.length());
         List<MountInfo> mounts = mounts(buf);
         for (ProcCgroupParser.Membership g : memberships) {
@@ -336,6 +340,9 @@ public final class LinuxSystemResources implements SystemResources {
         NativeFs fs = NativeFs.get();
         List<FileSystemUsage> out = new ArrayList<>();
         for (MountInfo m : visible(mounts())) {
+            if (m.fsType().equals("autofs")) {
+                continue; // examining an automount point can trigger the mount
+            }
             try {
                 out.add(usage(m, fs.statvfs(m.mountPoint())));
             } catch (NativeFs.NativeErrno e) {
@@ -421,7 +428,10 @@ public final class LinuxSystemResources implements SystemResources {
     }
 
     private static void readSystemFile(Path file, ProcBuffer buf) {
-        ProcBuffer.Result r = buf.read(file);
+        requireRead(file, buf.read(file));
+    }
+
+    private static void requireRead(Path file, ProcBuffer.Result r) {
         if (r != ProcBuffer.Result.OK) {
             throw new ProcfsException(file, "cannot read " + file + ": "
                     + (r == ProcBuffer.Result.DENIED ? "permission denied" : "it does not exist")

@@ -12,6 +12,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -119,7 +120,7 @@ class DirectoryUsageLiveTest {
         try {
             Files.write(mnt.resolve("inside"), new byte[3 * (int) MIB]);
             DirectoryUsage u = system.directoryUsage(root, 100);
-            assertEquals(java.util.List.of(mnt), u.otherFileSystems());
+            assertEquals(List.of(mnt), u.otherFileSystems());
             long duX = Long.parseLong(Commands.run("du", "-sbx", root.toString()).split("\t")[0]);
             assertEquals(duX, u.total().apparentBytes());
         } finally {

@@ -1,6 +1,8 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.DeviceNumber;
+import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.api.memory.AvailableSource;
@@ -18,6 +20,7 @@ import java.util.OptionalLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** {@link LinuxSystemResources} on fixture trees. */
@@ -101,6 +104,26 @@ class LinuxSystemResourcesTest {
     @Test
     void noMemoryControllerMeansNoCgroupMemory() {
         assertEquals(Optional.empty(), tree("cgroup-none").cgroupMemory());
+    }
+
+    @Test
+    void aKernelWithoutCgroupsHasNoCgroupMemory() {
+        assertEquals(Optional.empty(), tree("sysres").cgroupMemory(), "the sysres tree has no self/cgroup");
+    }
+
+    @Test
+    void aMissingMeminfoIsAnErrorNamingTheFile() {
+        ProcfsException e = assertThrows(ProcfsException.class, () -> tree("cgroup-none").memory());
+        assertTrue(e.getMessage().contains("meminfo"), e.getMessage());
+        assertTrue(e.file().endsWith("meminfo"));
+    }
+
+    @Test
+    void rootsThatAreNotDirectoriesAreRefused() {
+        assertThrows(ProcfsUnavailableException.class,
+                () -> LinuxSystemResources.at(Path.of("/no/such/proc"), Fixtures.path("sysres/sys")));
+        assertThrows(IllegalArgumentException.class,
+                () -> LinuxSystemResources.at(Fixtures.path("sysres/proc"), Fixtures.path("sysres/sys"), 0));
     }
 
     @Test

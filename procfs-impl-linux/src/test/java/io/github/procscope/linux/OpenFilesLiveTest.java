@@ -17,6 +17,8 @@ import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -214,7 +216,8 @@ class OpenFilesLiveTest {
             assertEquals(64 * MIB, space.allocatedBytes());
             assertTrue(scan.processesScanned() > 1);
 
-            spawned.close(); // ends the holder by its pid
+            holder.process().toHandle().destroyForcibly(); // ends the holder by its pid
+            holder.process().waitFor();
             Spawned.await(Duration.ofSeconds(30), "the space to come back after the holder ended",
                     () -> system.fileSystem(mnt).availableBytes() == empty.availableBytes());
             assertTrue(files.deletedFiles().files().stream().noneMatch(f -> f.pid() == holder.pid()));
@@ -259,8 +262,8 @@ class OpenFilesLiveTest {
     private static void deleteQuietly(Path p) {
         try {
             Files.deleteIfExists(p);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

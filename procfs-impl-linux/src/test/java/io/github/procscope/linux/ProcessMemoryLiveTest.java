@@ -1,6 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.Pids;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.MemoryTotals;
@@ -13,6 +14,8 @@ import io.github.procscope.testing.ScriptedProcess;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@link LinuxProcessMemory} against processes this test starts, cross-checked with {@code ps} and {@code pmap}. */
 class ProcessMemoryLiveTest {
@@ -123,7 +127,7 @@ class ProcessMemoryLiveTest {
                         zombie[0] = c.pid();
                         return true;
                     }
-                } catch (java.io.IOException e) {
+                } catch (IOException e) {
                     return false;
                 }
                 return false;
@@ -154,9 +158,9 @@ class ProcessMemoryLiveTest {
         // Files.readString would read /proc/sys files one byte at a time, and sysctl files end after the first read
         long pidMax;
         try (var in = Files.newInputStream(Path.of("/proc/sys/kernel/pid_max"))) {
-            pidMax = Long.parseLong(new String(in.readNBytes(64), java.nio.charset.StandardCharsets.US_ASCII).trim());
+            pidMax = Long.parseLong(new String(in.readNBytes(64), StandardCharsets.US_ASCII).trim());
         }
-        long unused = Math.min(pidMax, io.github.procscope.api.Pids.PID_MAX_LIMIT); // pids stay below pid_max
+        long unused = Math.min(pidMax, Pids.PID_MAX_LIMIT); // pids stay below pid_max
         NoSuchProcessException e = assertThrows(NoSuchProcessException.class, () -> memory.maps(unused));
         assertEquals(unused, e.pid());
         assertThrows(NoSuchProcessException.class, () -> memory.smaps(unused));
@@ -174,11 +178,11 @@ class ProcessMemoryLiveTest {
                     kthread = Optional.of(pid);
                     break;
                 }
-            } catch (java.io.IOException gone) {
+            } catch (IOException gone) {
                 // exited meanwhile
             }
         }
-        org.junit.jupiter.api.Assumptions.assumeTrue(kthread.isPresent(), "no kernel thread visible in this pid namespace");
+        assumeTrue(kthread.isPresent(), "no kernel thread visible in this pid namespace");
         MemoryTotals t = memory.totals(kthread.get());
         assertEquals(SmapsCounters.ZERO, t.counters());
         assertEquals(List.of(), memory.maps(kthread.get()).regions());

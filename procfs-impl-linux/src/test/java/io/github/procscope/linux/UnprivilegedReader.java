@@ -1,5 +1,7 @@
 package io.github.procscope.linux;
 
+import java.util.function.Supplier;
+
 /**
  * Run as {@code nobody} by {@link UnprivilegedAccessLiveTest}: reads a process's memory and descriptors and a
  * system-wide scan, and prints, one line per call, the simple name of what came back or was thrown.
@@ -27,7 +29,7 @@ public final class UnprivilegedReader {
         System.out.flush();
     }
 
-    private static void print(String what, java.util.function.Supplier<Object> call) {
+    private static void print(String what, Supplier<Object> call) {
         String result;
         try {
             Object o = call.get();
