@@ -72,8 +72,8 @@ class LinuxSystemResourcesTest {
     void cgroupV1LimitComesFromTheMemoryHierarchyAndItsAncestors() {
         CgroupMemory c = tree("cgroup-v1").cgroupMemory().orElseThrow();
         assertEquals(CgroupVersion.V1, c.version());
-        assertEquals("/process_api/e43a", c.cgroupPath());
-        assertTrue(c.directory().endsWith(Path.of("fs/cgroup/memory/process_api/e43a")), c.directory().toString());
+        assertEquals("/batch/job-e43a", c.cgroupPath());
+        assertTrue(c.directory().endsWith(Path.of("fs/cgroup/memory/batch/job-e43a")), c.directory().toString());
         assertEquals(OptionalLong.empty(), c.limitBytes(), "its own limit is v1's unlimited value");
         assertEquals(OptionalLong.of(2147483648L), c.effectiveLimitBytes(), "the parent's 2 GiB applies");
         assertEquals(56512512, c.usageBytes());

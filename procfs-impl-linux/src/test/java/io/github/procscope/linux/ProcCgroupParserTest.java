@@ -27,7 +27,7 @@ class ProcCgroupParserTest {
         assertEquals(List.of("cpu", "cpuacct"), m.get(1).controllers());
         assertEquals(4, m.get(2).hierarchyId());
         assertEquals(List.of("memory"), m.get(2).controllers());
-        assertEquals("/process_api/e43a", m.get(2).path());
+        assertEquals("/batch/job-e43a", m.get(2).path());
         assertEquals(List.of("name=systemd"), m.get(3).controllers());
         assertTrue(m.get(4).isV2());
         assertFalse(m.get(2).isV2());
