@@ -333,7 +333,7 @@ public final class LinuxProcfs implements ProcessTable {
     }
 
     /** Lists the all-digit entries of a directory (pids or tids), ascending. */
-    private static List<Long> listNumeric(Path dir) {
+    static List<Long> listNumeric(Path dir) {
         List<Long> out = new ArrayList<>(512);
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             for (Path p : ds) {

@@ -1,5 +1,7 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcfsException;
 
 import java.io.IOException;
@@ -7,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
@@ -91,6 +94,41 @@ final class ProcBuffer {
         } catch (IOException e) {
             return classify(file, e, e.getMessage());
         }
+    }
+
+    /**
+     * Reads a per-process file that the caller asked for by name, turning every outcome other than
+     * {@link Result#OK} into the typed exception it means. A missing file means the process is gone only if
+     * its {@code stat} file is gone too; otherwise the kernel lacks the file.
+     *
+     * @param pid    the process, for messages
+     * @param pidDir its directory, {@code /proc/PID}
+     * @param file   the file to read
+     * @throws NoSuchProcessException       if the process is gone
+     * @throws ProcessAccessDeniedException if the kernel refuses the file to this user
+     * @throws ProcfsException              if the file is missing though the process exists
+     */
+    void readProcessFile(long pid, Path pidDir, Path file) {
+        switch (read(file)) {
+            case OK:
+                return;
+            case DENIED:
+                throw new ProcessAccessDeniedException(pid, file);
+            case GONE:
+                throw new NoSuchProcessException(pid);
+            case NOT_FOUND:
+            default:
+                if (processGone(pidDir)) {
+                    throw new NoSuchProcessException(pid);
+                }
+                throw new ProcfsException(file, file + " is missing although pid " + pid
+                        + " exists (a kernel without this file?)");
+        }
+    }
+
+    /** @return whether the process of {@code pidDir} ({@code /proc/PID}) is gone: its {@code stat} file is */
+    static boolean processGone(Path pidDir) {
+        return !Files.exists(pidDir.resolve("stat"));
     }
 
     private static Result classify(Path file, IOException e, String reason) {

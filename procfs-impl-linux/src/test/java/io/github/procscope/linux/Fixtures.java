@@ -3,31 +3,44 @@ package io.github.procscope.linux;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Access to the hand-written fixture trees under {@code src/test/resources/fixtures}. */
+/** Fixture files and the hand-written trees under {@code src/test/resources/fixtures}. */
 final class Fixtures {
     /** Clock ticks per second the fixture trees are written in. */
     static final long TICKS = 100;
     /** Page size the fixture trees are written in. */
     static final long PAGE = 4096;
 
+    static final KernelConstants CONSTANTS = new KernelConstants(TICKS, PAGE);
+
     private Fixtures() {
+    }
+
+    /** @return the path of a fixture file or directory {@code fixtures/RELATIVE} */
+    static Path path(String relative) {
+        URL url = Fixtures.class.getResource("/fixtures/" + relative);
+        if (url == null) {
+            throw new AssertionError("no fixture " + relative);
+        }
+        try {
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** @return the fixture directory {@code fixtures/NAME} */
     static Path dir(String name) {
-        try {
-            return Path.of(Fixtures.class.getResource("/fixtures/" + name).toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return path(name);
     }
 
     /** @return the hostile fake /proc tree */
     static Path proc() {
-        return dir("proc");
+        return path("proc");
     }
 
     /** @return a table over the hostile fake /proc tree, with the tree's constants */
@@ -35,14 +48,17 @@ final class Fixtures {
         return LinuxProcfs.builder(proc()).clockTicksPerSecond(TICKS).pageSizeBytes(PAGE).build();
     }
 
-    /** @return the bytes of a fixture file */
+    /** @return a fixture file's bytes */
     static byte[] bytes(String relative) {
         try {
-            return Files.readAllBytes(dir(relative));
+            return Files.readAllBytes(path(relative));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    static final KernelConstants CONSTANTS = new KernelConstants(TICKS, PAGE);
+    /** @return the bytes of a string written in a test */
+    static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
 }

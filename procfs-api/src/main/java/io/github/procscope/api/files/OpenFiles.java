@@ -1,0 +1,56 @@
+package io.github.procscope.api.files;
+
+import io.github.procscope.api.ImplementationNotFoundException;
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.spi.OpenFilesProvider;
+import io.github.procscope.api.spi.Providers;
+
+import java.util.List;
+
+/**
+ * Open files: a process's descriptors, and a system-wide scan for deleted files still held open.
+ * Implementations are thread-safe and hold no data between calls.
+ *
+ * <pre>{@code
+ * OpenFiles files = OpenFiles.system();
+ * for (OpenFd fd : files.fds(pid)) {
+ *     System.out.println(fd.fd() + " " + fd.kind() + " " + fd.target() + " " + fd.flags());
+ * }
+ * DeletedFilesScan scan = files.deletedFiles();
+ * scan.fileSystems().forEach(fs -> System.out.println(fs.mountPoint().orElse("?") + " holds "
+ *         + fs.allocatedBytes() + " bytes of deleted files"));
+ * }</pre>
+ */
+public interface OpenFiles {
+
+    /**
+     * @return the open-file reader of the live system, found through {@link java.util.ServiceLoader}
+     *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
+     * @throws ImplementationNotFoundException if no implementation is on the class path
+     */
+    static OpenFiles system() {
+        return Providers.first(OpenFilesProvider.class, "procfs-impl-linux").systemOpenFiles();
+    }
+
+    /**
+     * Reads every open descriptor of a process: {@code /proc/PID/fd}, a {@code stat} of each target, and
+     * {@code /proc/PID/fdinfo}. A descriptor closed while the list is read is left out.
+     *
+     * @param pid a process id
+     * @return its descriptors, ascending by number
+     * @throws NoSuchProcessException       if the process does not exist or exits while being read
+     * @throws ProcessAccessDeniedException if the kernel refuses to show its descriptors to this user
+     * @throws IllegalArgumentException     if the pid is out of range
+     */
+    List<OpenFd> fds(long pid);
+
+    /**
+     * Scans every process for descriptors holding a deleted file (link count 0), as {@code lsof +L1}
+     * does. Processes that exit during the scan and descriptors that close are skipped; processes whose
+     * descriptors may not be read are listed in {@link DeletedFilesScan#unreadablePids()}.
+     *
+     * @return the holders and the space held per file system
+     */
+    DeletedFilesScan deletedFiles();
+}

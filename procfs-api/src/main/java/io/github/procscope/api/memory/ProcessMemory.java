@@ -1,0 +1,70 @@
+package io.github.procscope.api.memory;
+
+import io.github.procscope.api.ImplementationNotFoundException;
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.spi.ProcessMemoryProvider;
+import io.github.procscope.api.spi.Providers;
+
+/**
+ * The memory of processes, as {@code pmap} and {@code ps} show it: regions of the address space and what
+ * each holds in physical memory. Implementations are thread-safe and hold no process data between calls:
+ * every call reads the kernel anew, each file once.
+ *
+ * <pre>{@code
+ * ProcessMemory memory = ProcessMemory.system();
+ * MemoryTotals t = memory.totals(pid);
+ * System.out.printf("VSZ %d  RSS %d  PSS %d  USS %d%n", t.vszBytes(), t.rssBytes(), t.pssBytes(), t.ussBytes());
+ * for (MemoryRegion r : memory.smaps(pid).regions()) {
+ *     System.out.println(r + " rss=" + r.rssBytes().orElse(0));
+ * }
+ * }</pre>
+ *
+ * <p>Errors: a pid at or below 0 is refused with {@link IllegalArgumentException}; a process that is gone,
+ * or that exits while it is read, raises {@link NoSuchProcessException} (never a partial list); a process
+ * whose memory this user may not read (another user's, without {@code CAP_SYS_PTRACE}) raises
+ * {@link ProcessAccessDeniedException}.
+ */
+public interface ProcessMemory {
+
+    /**
+     * @return the process memory reader of the live system, found through {@link java.util.ServiceLoader}
+     *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
+     * @throws ImplementationNotFoundException if no implementation is on the class path
+     */
+    static ProcessMemory system() {
+        return Providers.first(ProcessMemoryProvider.class, "procfs-impl-linux").systemProcessMemory();
+    }
+
+    /**
+     * Reads the regions of a process without their counters ({@code /proc/PID/maps}), the cheap view.
+     *
+     * @param pid a process id
+     * @return its regions
+     * @throws NoSuchProcessException       if it does not exist or exits while being read
+     * @throws ProcessAccessDeniedException if the kernel refuses to show them to this user
+     */
+    MemoryMaps maps(long pid);
+
+    /**
+     * Reads the regions of a process with each one's counters ({@code /proc/PID/smaps}). The kernel walks
+     * every page table to produce it, which costs time in proportion to the process's resident memory.
+     *
+     * @param pid a process id
+     * @return its regions, each with {@link MemoryRegion#usage()} present
+     * @throws NoSuchProcessException       if it does not exist or exits while being read
+     * @throws ProcessAccessDeniedException if the kernel refuses to show them to this user
+     */
+    MemoryMaps smaps(long pid);
+
+    /**
+     * Reads a process's totals: {@code /proc/PID/smaps_rollup} where the kernel has it (Linux 4.14+),
+     * otherwise the regions of {@code /proc/PID/smaps} summed; VSZ from {@code /proc/PID/stat}.
+     *
+     * @param pid a process id
+     * @return its totals; {@link MemoryTotals#source()} says which file they came from
+     * @throws NoSuchProcessException       if it does not exist or exits while being read
+     * @throws ProcessAccessDeniedException if the kernel refuses to show them to this user
+     */
+    MemoryTotals totals(long pid);
+}

@@ -1,0 +1,150 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.Pids;
+import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.ProcessStat;
+import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.memory.MemoryMaps;
+import io.github.procscope.api.memory.MemoryRegion;
+import io.github.procscope.api.memory.MemoryTotals;
+import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.memory.SmapsCounters;
+import io.github.procscope.api.memory.TotalsSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The memory of processes from a Linux procfs, rooted at a directory: {@code /proc} for the live system,
+ * or a fixture tree in tests. Reads {@code /proc/PID/maps}, {@code /proc/PID/smaps},
+ * {@code /proc/PID/smaps_rollup} and {@code /proc/PID/stat}, each once per call. Thread-safe; it holds no
+ * process data between calls.
+ *
+ * <p>A process that exits while its maps are read is reported as {@link NoSuchProcessException}, never as a
+ * shortened list: after each read the process's {@code stat} is read again, and a process found gone,
+ * zombie or exiting voids what was read. A kernel thread or a zombie has no address space: its maps are
+ * empty and its totals zero.
+ */
+public final class LinuxProcessMemory implements ProcessMemory {
+    private static final Path DEFAULT_ROOT = Path.of("/proc");
+
+    private final Path root;
+    private final KernelConstants constants;
+
+    private LinuxProcessMemory(Path root, KernelConstants constants) {
+        this.root = root;
+        this.constants = constants;
+    }
+
+    /**
+     * @return the reader of the live system, {@code /proc}
+     * @throws ProcfsUnavailableException if {@code /proc} is not a directory
+     */
+    public static LinuxProcessMemory system() {
+        return at(DEFAULT_ROOT);
+    }
+
+    /**
+     * @param root a procfs mount, or a fixture tree with the same layout
+     * @return the reader under that root
+     * @throws ProcfsUnavailableException if the root is not a directory
+     */
+    public static LinuxProcessMemory at(Path root) {
+        Objects.requireNonNull(root, "root");
+        if (!Files.isDirectory(root)) {
+            throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
+                    : "it does not exist");
+        }
+        return new LinuxProcessMemory(root, Auxv.detect());
+    }
+
+    /** @return the procfs root this reader reads */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public MemoryMaps maps(long pid) {
+        return regions(pid, "maps");
+    }
+
+    @Override
+    public MemoryMaps smaps(long pid) {
+        return regions(pid, "smaps");
+    }
+
+    private MemoryMaps regions(long pid, String name) {
+        Pids.requireValid(pid);
+        Path dir = root.resolve(Long.toString(pid));
+        Path file = dir.resolve(name);
+        ProcBuffer buf = new ProcBuffer(64 * 1024);
+        buf.readProcessFile(pid, dir, file);
+        List<MemoryRegion> regions = name.equals("maps")
+                ? MapsParser.parse(file, buf.bytes(), buf.length())
+                : SmapsParser.parseSmaps(file, buf.bytes(), buf.length());
+        if (!regions.isEmpty()) {
+            LiveCheck.requireRunning(pid, dir, buf, constants);
+        } else if (ProcBuffer.processGone(dir)) {
+            throw new NoSuchProcessException(pid);
+        }
+        return new MemoryMaps(pid, regions);
+    }
+
+    @Override
+    public MemoryTotals totals(long pid) {
+        return totals(pid, true);
+    }
+
+    /**
+     * @param useRollup false to skip {@code smaps_rollup} and sum {@code smaps}, as on kernels without it
+     *                  (for tests of the fallback on a kernel that has both)
+     */
+    MemoryTotals totals(long pid, boolean useRollup) {
+        Pids.requireValid(pid);
+        Path dir = root.resolve(Long.toString(pid));
+        ProcBuffer buf = new ProcBuffer(4096);
+        SmapsCounters counters;
+        TotalsSource source = TotalsSource.ROLLUP;
+        ProcBuffer.Result r = useRollup ? buf.read(dir.resolve("smaps_rollup")) : ProcBuffer.Result.NOT_FOUND;
+        switch (r) {
+            case OK:
+                counters = buf.length() == 0 ? SmapsCounters.ZERO
+                        : SmapsParser.parseRollup(dir.resolve("smaps_rollup"), buf.bytes(), buf.length());
+                break;
+            case DENIED:
+                throw new ProcessAccessDeniedException(pid, dir.resolve("smaps_rollup"));
+            case GONE:
+                // ESRCH: the process has no address space (a kernel thread or zombie), or it is gone.
+                if (ProcBuffer.processGone(dir)) {
+                    throw new NoSuchProcessException(pid);
+                }
+                counters = SmapsCounters.ZERO;
+                break;
+            case NOT_FOUND:
+            default:
+                if (ProcBuffer.processGone(dir)) {
+                    throw new NoSuchProcessException(pid);
+                }
+                Path smaps = dir.resolve("smaps");
+                buf.readProcessFile(pid, dir, smaps);
+                List<MemoryRegion> regions = SmapsParser.parseSmaps(smaps, buf.bytes(), buf.length());
+                counters = new MemoryMaps(pid, regions).usageTotals().orElseThrow();
+                source = TotalsSource.SUMMED_SMAPS;
+                break;
+        }
+        ProcessStat stat = LiveCheck.read(pid, dir, buf, constants);
+        if (LiveCheck.exited(stat) && !counters.equals(SmapsCounters.ZERO)) {
+            throw LiveCheck.exitedWhileRead(pid);
+        }
+        long vsz = LiveCheck.exited(stat) ? 0 : stat.vszBytes();
+        return new MemoryTotals(pid, vsz, counters, source);
+    }
+
+    @Override
+    public String toString() {
+        return "LinuxProcessMemory[" + root + "]";
+    }
+}

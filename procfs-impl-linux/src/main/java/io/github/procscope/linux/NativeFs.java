@@ -1,0 +1,208 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.NativeUnavailableException;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.Out;
+import jnr.posix.FileStat;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
+import jnr.posix.util.DefaultPOSIXHandler;
+
+/**
+ * The native file-system calls procscope needs and the JDK lacks: {@code stat}/{@code lstat} with the
+ * block count ({@code st_blocks}) and link count, through jnr-posix, and {@code statvfs(3)}, bound from
+ * libc with jnr-ffi. Nothing of jnr leaves this class's package.
+ *
+ * <p>Loaded lazily, once, on first use; a failure becomes {@link NativeUnavailableException}, raised again
+ * on every later use. Thread-safe: {@link Stat} buffers are per caller.
+ */
+final class NativeFs {
+    /** {@code ST_RDONLY} in {@code f_flag}. */
+    static final long ST_RDONLY = 1;
+
+    static final int S_IFMT = 0170000;
+    static final int S_IFSOCK = 0140000;
+    static final int S_IFLNK = 0120000;
+    static final int S_IFREG = 0100000;
+    static final int S_IFBLK = 0060000;
+    static final int S_IFDIR = 0040000;
+    static final int S_IFCHR = 0020000;
+    static final int S_IFIFO = 0010000;
+
+    /** The errno values the callers tell apart. */
+    static final int ENOENT = 2;
+    static final int ESRCH = 3;
+    static final int EACCES = 13;
+    static final int ENOTDIR = 20;
+    static final int ELOOP = 40;
+    static final int ESTALE = 116;
+    static final int EPERM = 1;
+
+    /** The part of libc bound here. */
+    public interface LibC {
+        /**
+         * @param path a path
+         * @param buf  a {@code struct statvfs}
+         * @return 0, or -1 with errno set
+         */
+        int statvfs(String path, @Out Pointer buf);
+    }
+
+    /** statvfs(3)'s result, every field as the kernel gives it. */
+    record Statvfs(long blockSize, long fragmentSize, long blocks, long blocksFree, long blocksAvailable,
+                   long files, long filesFree, long flags) {
+    }
+
+    private static final class Holder {
+        static final Object INSTANCE = load();
+    }
+
+    private final POSIX posix;
+    private final LibC libc;
+    private final jnr.ffi.Runtime runtime;
+
+    private NativeFs(POSIX posix, LibC libc) {
+        this.posix = posix;
+        this.libc = libc;
+        this.runtime = jnr.ffi.Runtime.getRuntime(libc);
+    }
+
+    /**
+     * @return the binding
+     * @throws NativeUnavailableException if it could not be loaded
+     */
+    static NativeFs get() {
+        Object o = Holder.INSTANCE;
+        if (o instanceof NativeFs) {
+            return (NativeFs) o;
+        }
+        RuntimeException failure = (RuntimeException) o;
+        throw new NativeUnavailableException("stat/statvfs", failure.getMessage(), failure);
+    }
+
+    private static Object load() {
+        try {
+            if (!"64".equals(System.getProperty("sun.arch.data.model"))) {
+                return new IllegalStateException("procscope supports 64-bit JVMs only (this one is "
+                        + System.getProperty("sun.arch.data.model") + "-bit)");
+            }
+            POSIX posix = POSIXFactory.getNativePOSIX(new DefaultPOSIXHandler());
+            if (!posix.isNative()) {
+                return new IllegalStateException("jnr-posix could not load its native library");
+            }
+            LibC libc = LibraryLoader.create(LibC.class).load("c");
+            return new NativeFs(posix, libc);
+        } catch (RuntimeException | LinkageError e) {
+            return new IllegalStateException("loading the native binding failed (" + e + "); jnr-posix and"
+                    + " jnr-ffi need a platform that jffi supports", e);
+        }
+    }
+
+    /** @return a stat buffer for one thread's use */
+    Stat newStat() {
+        return new Stat(posix.allocateStat());
+    }
+
+    /**
+     * @param path a path
+     * @return the file system's figures
+     * @throws NativeErrno with the errno if the call fails
+     */
+    Statvfs statvfs(String path) {
+        Pointer buf = Memory.allocateDirect(runtime, 256);
+        int r = libc.statvfs(path, buf);
+        if (r != 0) {
+            throw new NativeErrno("statvfs", path, runtime.getLastError());
+        }
+        // struct statvfs on LP64 Linux: eleven unsigned longs, f_fsid at offset 64.
+        return new Statvfs(buf.getLong(0), buf.getLong(8), buf.getLong(16), buf.getLong(24), buf.getLong(32),
+                buf.getLong(40), buf.getLong(48), buf.getLong(72));
+    }
+
+    /** A failed native call: the call, the path and the errno. */
+    static final class NativeErrno extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final int errno;
+
+        NativeErrno(String call, String path, int errno) {
+            super(call + "(" + path + ") failed: " + describe(errno), null, false, false);
+            this.errno = errno;
+        }
+
+        int errno() {
+            return errno;
+        }
+    }
+
+    /** @return the errno's symbolic name and text, e.g. {@code EACCES (Permission denied)} */
+    static String describe(int errno) {
+        try {
+            jnr.constants.platform.Errno e = jnr.constants.platform.Errno.valueOf(errno);
+            return e.name() + " (" + e.description() + ")";
+        } catch (RuntimeException ex) {
+            return "errno " + errno;
+        }
+    }
+
+    /**
+     * A reusable {@code struct stat}: call {@link #stat} or {@link #lstat}, then read the fields. Not
+     * thread-safe; one per thread.
+     */
+    final class Stat {
+        private final FileStat st;
+
+        private Stat(FileStat st) {
+            this.st = st;
+        }
+
+        /** @return 0, or the errno of the failed {@code stat} (which follows symbolic links) */
+        int stat(String path) {
+            return posix.stat(path, st) == 0 ? 0 : errno();
+        }
+
+        /** @return 0, or the errno of the failed {@code lstat} (which does not follow a final link) */
+        int lstat(String path) {
+            return posix.lstat(path, st) == 0 ? 0 : errno();
+        }
+
+        private int errno() {
+            int e = posix.errno();
+            return e == 0 ? ENOENT : e;
+        }
+
+        long dev() {
+            return st.dev();
+        }
+
+        long ino() {
+            return st.ino();
+        }
+
+        int mode() {
+            return st.mode();
+        }
+
+        int type() {
+            return st.mode() & S_IFMT;
+        }
+
+        long nlink() {
+            return Integer.toUnsignedLong(st.nlink());
+        }
+
+        long size() {
+            return st.st_size();
+        }
+
+        /** @return allocated space in bytes: {@code st_blocks} is in 512-byte units whatever the block size */
+        long allocatedBytes() {
+            return st.blocks() * 512;
+        }
+
+        long rdev() {
+            return st.rdev();
+        }
+    }
+}
