@@ -9,8 +9,9 @@ import java.util.Optional;
  * @param major the branch, such as 535
  * @param minor the release within the branch, such as 54
  * @param patch the patch level, 0 when the version has none
+ * @param text  the version as the driver reported it
  */
-record DriverVersion(int major, int minor, int patch) {
+record DriverVersion(int major, int minor, int patch, String text) {
 
     /**
      * @param text the reported version
@@ -37,7 +38,7 @@ record DriverVersion(int major, int minor, int patch) {
         if (count < 2) {
             return Optional.empty();
         }
-        return Optional.of(new DriverVersion(parts[0], parts[1], count == 3 ? parts[2] : 0));
+        return Optional.of(new DriverVersion(parts[0], parts[1], count == 3 ? parts[2] : 0, text));
     }
 
     /**
@@ -52,6 +53,6 @@ record DriverVersion(int major, int minor, int patch) {
 
     @Override
     public String toString() {
-        return major + "." + minor + "." + patch;
+        return text;
     }
 }

@@ -387,9 +387,11 @@ final class NvmlDevice implements GpuDevice {
 
     private GpuMemory memory(long total, long used, long free, OptionalLong reserved, boolean v1, String function) {
         if (total < 0 || used < 0 || free < 0 || (reserved.isPresent() && reserved.getAsLong() < 0)) {
-            throw new ProcscopeException(function + " on " + label() + " reported memory figures beyond 2^63 bytes"
+            throw new ProcscopeException(function + " on " + label() + " reported memory figures that cannot be"
                     + " (total " + Long.toUnsignedString(total) + ", used " + Long.toUnsignedString(used)
-                    + ", free " + Long.toUnsignedString(free) + "): the driver's answer is not believable");
+                    + ", free " + Long.toUnsignedString(free)
+                    + reserved.stream().mapToObj(r -> ", reserved " + Long.toUnsignedString(r)).findFirst().orElse("")
+                    + " bytes): the driver's answer is not believable");
         }
         return new GpuMemory(total, used, free, reserved, v1);
     }

@@ -138,7 +138,7 @@ final class ProcessListReader {
         }
         throw new ProcscopeException(function + " on " + deviceLabel + " returned " + n + " process entries in a"
                 + " layout procscope does not recognize (the driver wrote about " + measured + " bytes per entry;"
-                + " the symbol and driver version " + driver.map(DriverVersion::toString).orElse("unknown")
+                + " the symbol and driver version " + driver.map(DriverVersion::text).orElse("unknown")
                 + " promise " + expected + "): please report this driver version");
     }
 
@@ -171,7 +171,8 @@ final class ProcessListReader {
     }
 
     private static boolean plausible(List<RawProcess> entries, int size, Pointer buffer, Optional<Long> total) {
-        long memoryLimit = total.orElse(1L << 50);
+        // Twice the device's memory: generous to accounting quirks, far below what a misread field gives.
+        long memoryLimit = total.map(t -> t > (1L << 61) ? Long.MAX_VALUE : 2 * t).orElse(1L << 50);
         for (int i = 0; i < entries.size(); i++) {
             RawProcess p = entries.get(i);
             if (p.pid() == 0) {
