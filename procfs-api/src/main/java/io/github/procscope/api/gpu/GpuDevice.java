@@ -12,7 +12,8 @@ import java.util.OptionalInt;
  * inventory. The identity ({@link #index()}, {@link #uuid()}, {@link #name()}, PCI bus id, minor number,
  * serial) was read when the inventory was opened; every other method asks the driver now.
  *
- * <p>Thread-safe. Every method throws {@link IllegalStateException} once the inventory is closed.
+ * <p>Thread-safe. Once the inventory is closed, every method that asks the driver throws
+ * {@link IllegalStateException}; the identity read at open stays readable.
  * A GPU that fell off the bus ({@code NVML_ERROR_GPU_IS_LOST}) throws {@link NvmlException} with
  * {@link NvmlReturn#GPU_IS_LOST} from then on, without asking the driver again, while the other devices
  * keep working; {@link #isLost()} tells. Any other NVML failure that is not "not supported" or "no

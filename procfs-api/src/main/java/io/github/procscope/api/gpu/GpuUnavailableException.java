@@ -44,7 +44,9 @@ public class GpuUnavailableException extends ProcscopeException {
         INIT_FAILED
     }
 
+    /** Why no GPU is available. */
     private final Reason reason;
+    /** The NVML code behind the failure; null when NVML could not even be loaded. */
     private final NvmlReturn nvmlReturn;
 
     /**

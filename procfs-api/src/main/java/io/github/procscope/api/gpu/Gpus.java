@@ -24,7 +24,7 @@ import java.util.Set;
  * }
  * }</pre>
  *
- * <p>After {@link #close()} every method of the inventory and of its devices throws
+ * <p>After {@link #close()} the inventory's methods, and every device method that asks the driver, throw
  * {@link IllegalStateException}; {@code close()} itself may be called again.
  */
 public interface Gpus extends AutoCloseable {
@@ -77,8 +77,9 @@ public interface Gpus extends AutoCloseable {
 
     /**
      * Every process using a GPU, joined with the process table: NVML's process lists of every GPU and
-     * MIG device, plus processes holding {@code /dev/nvidia*} open (found through {@code /proc/PID/fd},
-     * for containers where NVML shows pids of another namespace or none). See {@link GpuUser} for what
+     * MIG device, plus processes holding {@code /dev/nvidia*} open (found through {@code /proc/PID/fd}
+     * under the implementation's procfs root, for containers where NVML shows pids of another namespace
+     * or none). See {@link GpuUser} for what
      * is derived (the run's root process, whether the parent is gone).
      *
      * <p>On a MIG-enabled GPU whose aggregate list NVML withholds (as non-root), the MIG devices' own lists

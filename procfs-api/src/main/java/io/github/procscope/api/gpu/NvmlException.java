@@ -17,10 +17,15 @@ import java.util.Optional;
 public class NvmlException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
+    /** The NVML function that failed. */
     private final String function;
+    /** The return code by name. */
     private final NvmlReturn nvmlReturn;
+    /** The value the function returned. */
     private final int rawCode;
+    /** NVML's text for the code. */
     private final String nvmlMessage;
+    /** The GPU the function was called for; null for system-wide functions. */
     private final String device;
 
     /**
