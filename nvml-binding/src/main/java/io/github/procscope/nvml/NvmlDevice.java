@@ -223,10 +223,6 @@ final class NvmlDevice implements GpuDevice {
         return v.isPresent() ? OptionalLong.of(Integer.toUnsignedLong(v.getAsInt())) : OptionalLong.empty();
     }
 
-    private OptionalInt percent(String function, UintCall call) {
-        return uint(function, call);
-    }
-
     private Optional<String> optionalString(String function, int size, StringCall call) {
         if (!library.has(function)) {
             return Optional.empty();
@@ -321,7 +317,7 @@ final class NvmlDevice implements GpuDevice {
             if (pstate.isPresent() && (pstate.getAsInt() < 0 || pstate.getAsInt() > 15)) {
                 pstate = OptionalInt.empty(); // NVML_PSTATE_UNKNOWN
             }
-            OptionalInt fan = percent("nvmlDeviceGetFanSpeed", api::nvmlDeviceGetFanSpeed);
+            OptionalInt fan = uint("nvmlDeviceGetFanSpeed", api::nvmlDeviceGetFanSpeed);
             OptionalLong reasons = OptionalLong.empty();
             Optional<String> reasonsFn = library.newest("nvmlDeviceGetCurrentClocksEventReasons",
                     "nvmlDeviceGetCurrentClocksThrottleReasons");

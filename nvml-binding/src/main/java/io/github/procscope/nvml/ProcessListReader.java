@@ -3,6 +3,7 @@ package io.github.procscope.nvml;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
+import io.github.procscope.api.Pids;
 import io.github.procscope.api.ProcscopeException;
 
 import java.util.ArrayList;
@@ -23,7 +24,8 @@ import java.util.Optional;
  * buffer is always allocated at a 32-byte stride, so no driver can write past it. It is filled with a
  * marker byte first; after the call, the last byte the driver changed shows the stride it used. The
  * stride is decided by that measurement and by the symbol and driver version, and the entries are
- * checked for plausibility (pids, MIG ids, memory no larger than the device's) before they are believed.
+ * checked for plausibility before they are believed: pids between 1 and {@code PID_MAX_LIMIT} (2^22), MIG
+ * ids that are ids or {@code 0xFFFFFFFF}, memory at most twice the device's.
  */
 final class ProcessListReader {
     static final int STRIDE = 32;
@@ -175,8 +177,8 @@ final class ProcessListReader {
         long memoryLimit = total.map(t -> t > (1L << 61) ? Long.MAX_VALUE : 2 * t).orElse(1L << 50);
         for (int i = 0; i < entries.size(); i++) {
             RawProcess p = entries.get(i);
-            if (p.pid() == 0) {
-                return false;
+            if (p.pid() < 1 || p.pid() > Pids.PID_MAX_LIMIT) {
+                return false; // Linux pids, of any namespace, are 1 to 2^22
             }
             long used = p.usedGpuMemory();
             if (used != NOT_AVAILABLE && (used < 0 || used > memoryLimit)) {

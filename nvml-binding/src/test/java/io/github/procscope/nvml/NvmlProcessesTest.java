@@ -84,10 +84,18 @@ class NvmlProcessesTest {
     }
 
     @Test
-    void aHostPidAboveThisNamespacesRangeIsKeptAsReported() {
+    void aPidOfAnotherNamespaceIsKeptAsReported() {
+        NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
+        NvmlDouble.ok(c.ndAddProcess(0, COMPUTE, 4_194_304, GIB, NO_INSTANCE, NO_INSTANCE));
+        assertEquals(4_194_304L, processes(NvmlDouble.FULL, 0).processes().get(0).pid(), "the largest Linux pid");
+    }
+
+    @Test
+    void aListWhosePidsNoLinuxCanHaveIsRefused() {
         NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
         NvmlDouble.ok(c.ndAddProcess(0, COMPUTE, 0xFFFF_FFF0, GIB, NO_INSTANCE, NO_INSTANCE));
-        assertEquals(0xFFFF_FFF0L, processes(NvmlDouble.FULL, 0).processes().get(0).pid(), "read unsigned");
+        ProcscopeException e = assertThrows(ProcscopeException.class, () -> processes(NvmlDouble.FULL, 0));
+        assertTrue(e.getMessage().contains("does not recognize"), e.getMessage());
     }
 
     @Test
@@ -124,7 +132,7 @@ class NvmlProcessesTest {
     @Test
     void anyListRoundTripsWhateverTheEntrySizeAndDriver() {
         NvmlDouble.Control c = NvmlDouble.control(NvmlDouble.FULL);
-        Gen<List<long[]>> lists = lists().of(longs().between(1, 0xFFFF_FFFFL)
+        Gen<List<long[]>> lists = lists().of(longs().between(1, 4_194_304L)
                 .zip(integers().between(0, 40), integers().between(-1, 6), (pid, gib, mig) ->
                         new long[] {pid, gib == 40 ? NOT_AVAILABLE : gib * GIB - 4096L * gib, mig}))
                 .ofSizeBetween(0, 40);
