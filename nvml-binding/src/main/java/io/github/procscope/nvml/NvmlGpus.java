@@ -384,6 +384,12 @@ public final class NvmlGpus implements Gpus {
         }
     }
 
+    /**
+     * Waits until calls in flight return, then shuts NVML down ({@code nvmlShutdown}) unless another open
+     * inventory of the same library still holds it. Idempotent.
+     *
+     * @throws NvmlException if {@code nvmlShutdown} fails
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {

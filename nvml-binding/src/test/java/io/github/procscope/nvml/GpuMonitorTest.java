@@ -227,6 +227,27 @@ class GpuMonitorTest {
     }
 
     @Test
+    void aListenerMayCloseItsOwnMonitor() {
+        NvmlDouble.reset(NvmlDouble.FULL);
+        try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL)) {
+            GpuMonitor[] self = new GpuMonitor[1];
+            List<Boolean> interruptedAfterClose = Collections.synchronizedList(new ArrayList<>());
+            self[0] = GpuMonitor.builder(gpus).interval(Duration.ofMillis(10)).listener(new GpuMonitorListener() {
+                @Override
+                public void onSample(GpuDevice device, GpuSample sample) {
+                    self[0].close();
+                    interruptedAfterClose.add(Thread.currentThread().isInterrupted());
+                }
+            }).build();
+            self[0].start();
+            Spawned.await(Duration.ofSeconds(120), "the monitor to stop itself", () -> !self[0].isRunning());
+            Spawned.await(Duration.ofSeconds(120), "the listener to return", () -> !interruptedAfterClose.isEmpty());
+            // Waiting for its own thread would time out and end in shutdownNow, interrupting the listener.
+            assertEquals(false, interruptedAfterClose.get(0), "close did not wait for the thread it runs on");
+        }
+    }
+
+    @Test
     void dmonRowsLookLikeNvidiaSmis() {
         NvmlDouble.reset(NvmlDouble.FULL);
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL)) {

@@ -59,6 +59,7 @@ public final class GpuMonitor implements AutoCloseable {
     private final Object stateLock = new Object();
     private final Map<String, DeviceWindow> windows = new LinkedHashMap<>();
     private ScheduledExecutorService executor;
+    private volatile Thread worker;
     private Throwable failure;
     private boolean closed;
 
@@ -108,6 +109,7 @@ public final class GpuMonitor implements AutoCloseable {
             executor = Executors.newSingleThreadScheduledExecutor(r -> {
                 Thread t = new Thread(r, "procscope-gpu-monitor");
                 t.setDaemon(true);
+                worker = t;
                 return t;
             });
             executor.scheduleAtFixedRate(this::scheduledRound, 0, interval.toNanos(), TimeUnit.NANOSECONDS);
@@ -278,7 +280,10 @@ public final class GpuMonitor implements AutoCloseable {
         }
     }
 
-    /** Stops the schedule and waits for a round in flight. Idempotent. */
+    /**
+     * Stops the schedule and waits for a round in flight (unless called from a listener, on the monitor's
+     * own thread). Idempotent.
+     */
     @Override
     public void close() {
         ScheduledExecutorService e;
@@ -288,6 +293,9 @@ public final class GpuMonitor implements AutoCloseable {
         }
         if (e != null) {
             e.shutdown();
+            if (Thread.currentThread() == worker) {
+                return;
+            }
             try {
                 if (!e.awaitTermination(interval.toMillis() + 30_000, TimeUnit.MILLISECONDS)) {
                     e.shutdownNow();
