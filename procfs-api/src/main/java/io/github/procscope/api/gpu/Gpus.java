@@ -1,0 +1,111 @@
+package io.github.procscope.api.gpu;
+
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.spi.GpusProvider;
+import io.github.procscope.api.spi.Providers;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The NVIDIA GPUs of this machine, through NVML: what {@code nvidia-smi} shows, as values. Open it, use
+ * it from any number of threads, close it (closing waits for calls in flight, then releases NVML):
+ *
+ * <pre>{@code
+ * try (Gpus gpus = Gpus.open()) {
+ *     for (GpuDevice gpu : gpus.devices()) {
+ *         GpuSample s = gpu.sample();
+ *         System.out.printf("%d %s util %s%% mem %s%n", gpu.index(), gpu.name(),
+ *                 s.gpuUtilizationPercent(), s.memoryUsedBytes());
+ *     }
+ * } catch (GpuUnavailableException e) {
+ *     System.out.println("no GPU: " + e.reason());
+ * }
+ * }</pre>
+ *
+ * <p>After {@link #close()} the inventory's methods, and every device method that asks the driver, throw
+ * {@link IllegalStateException}; {@code close()} itself may be called again.
+ */
+public interface Gpus extends AutoCloseable {
+
+    /**
+     * Opens the GPUs of this machine through the implementation found by {@link java.util.ServiceLoader}
+     * ({@code nvml-binding}). It loads {@code libnvidia-ml.so.1} (or the file named by the system property
+     * {@code procscope.nvml.library} or, failing that, the environment variable
+     * {@code PROCSCOPE_NVML_LIBRARY}) and initializes NVML.
+     *
+     * @return the open inventory; close it when done
+     * @throws GpuUnavailableException if there is no usable GPU, with the reason
+     * @throws io.github.procscope.api.ImplementationNotFoundException if {@code nvml-binding} is not on the
+     *         class path
+     */
+    static Gpus open() {
+        return Providers.first(GpusProvider.class, "nvml-binding").openGpus();
+    }
+
+    /** @return the driver version, such as {@code 535.54.03} ({@code nvmlSystemGetDriverVersion}) */
+    String driverVersion();
+
+    /** @return the NVML library version, such as {@code 12.535.54.03} ({@code nvmlSystemGetNVMLVersion}) */
+    String nvmlVersion();
+
+    /**
+     * @return the CUDA version the driver supports ({@code nvmlSystemGetCudaDriverVersion_v2}); empty when
+     *         the driver cannot tell (no {@code libcuda.so.1})
+     */
+    Optional<CudaVersion> cudaDriverVersion();
+
+    /** @return the GPUs this process may use, ascending by index (MIG devices are under {@link GpuDevice#migDevices()}) */
+    List<GpuDevice> devices();
+
+    /**
+     * @param index an NVML index
+     * @return the GPU with that index
+     * @throws IllegalArgumentException if there is no accessible GPU with that index
+     */
+    GpuDevice device(int index);
+
+    /**
+     * @param uuid a GPU or MIG device UUID
+     * @return the GPU (or MIG device, read now) with that UUID
+     */
+    Optional<GpuDevice> deviceByUuid(String uuid);
+
+    /** @return GPUs NVML counts but this process may not open, with why */
+    List<InaccessibleGpu> inaccessibleDevices();
+
+    /**
+     * Every process using a GPU, joined with the process table: NVML's process lists of every GPU and
+     * MIG device, plus processes holding {@code /dev/nvidia*} open (found through {@code /proc/PID/fd}
+     * under the implementation's procfs root, for containers where NVML shows pids of another namespace
+     * or none). See {@link GpuUser} for what
+     * is derived (the run's root process, whether the parent is gone).
+     *
+     * <p>On a MIG-enabled GPU whose aggregate list NVML withholds (as non-root), the MIG devices' own lists
+     * are read instead. A GPU reported lost is skipped.
+     *
+     * @param table the process table to join with (its snapshot is taken now)
+     * @return the users, ascending by pid
+     * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
+     */
+    default List<GpuUser> users(ProcessTable table) {
+        return users(table, Set.of());
+    }
+
+    /**
+     * As {@link #users(ProcessTable)}, with the pids of known subreapers (processes that adopt orphans in
+     * place of PID 1, such as {@code systemd --user} or a container's init), so that processes they adopted
+     * count as having lost their parent.
+     *
+     * @param table      the process table to join with (its snapshot is taken now)
+     * @param subreapers pids of known subreapers
+     * @return the users, ascending by pid
+     * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
+     */
+    List<GpuUser> users(ProcessTable table, Set<Long> subreapers);
+
+    /** Releases NVML after calls in flight have returned. Idempotent. */
+    @Override
+    void close();
+}
