@@ -51,7 +51,9 @@ import java.util.function.Consumer;
  *       {@code nohup}, HUP is). The JVM then installs nothing for them and says nothing; the guard
  *       reads {@code SigIgn} of {@code /proc/self/status} first.</li>
  *   <li>{@link Reason#REDUCED_SIGNAL_USAGE}: the JVM runs with {@code -Xrs}, which leaves HUP, INT,
- *       TERM and QUIT to native code.</li>
+ *       TERM and QUIT to native code and starts no signal dispatcher thread: a Java handler for any
+ *       signal, USR1 included, would be installed but never run, swallowing the signal. Every signal
+ *       is refused.</li>
  *   <li>{@link Reason#JVM_OWNED}: QUIT (thread dumps), USR2 (thread suspension), SEGV, BUS, ILL, FPE,
  *       TRAP (the JVM's own fault handling), ABRT (its fatal-error path), PIPE and XFSZ (turned into I/O
  *       errors): taking these would break the JVM.</li>
@@ -75,7 +77,10 @@ public final class PreemptionGuard implements AutoCloseable {
     public enum Reason {
         /** It was ignored when the JVM started (HUP under {@code nohup}); the JVM silently installs nothing. */
         INHERITED_IGNORED,
-        /** The JVM runs with {@code -Xrs} ({@code -XX:+ReduceSignalUsage}) and leaves HUP, INT, TERM to native code. */
+        /**
+         * The JVM runs with {@code -Xrs} ({@code -XX:+ReduceSignalUsage}): it leaves HUP, INT and TERM to
+         * native code and starts no signal dispatcher thread, so no Java handler would run for any signal.
+         */
         REDUCED_SIGNAL_USAGE,
         /** The JVM uses the signal itself (QUIT, USR2, SEGV, BUS, ILL, FPE, TRAP, ABRT, PIPE, XFSZ). */
         JVM_OWNED,
@@ -214,10 +219,12 @@ public final class PreemptionGuard implements AutoCloseable {
             return new Refusal(s, Reason.UNKNOWN_TO_JVM, s + " is a real-time signal, which sun.misc.Signal cannot"
                     + " name; use TERM, USR1, HUP or INT");
         }
-        if (SHUTDOWN_SIGNALS.contains(s) && reduced.orElse(false)) {
+        if (reduced.orElse(false)) {
             return new Refusal(s, Reason.REDUCED_SIGNAL_USAGE, s + " cannot be handled: this JVM runs with -Xrs"
-                    + " (ReduceSignalUsage), which leaves HUP, INT, TERM and QUIT to native code. Remove -Xrs"
-                    + " (also from JAVA_TOOL_OPTIONS) to checkpoint on " + s);
+                    + " (ReduceSignalUsage), which starts no signal dispatcher thread, so no Java signal handler"
+                    + " would ever run" + (SHUTDOWN_SIGNALS.contains(s) ? ", and leaves HUP, INT, TERM and QUIT to"
+                    + " native code" : " (installing one would only swallow the signal)") + ". Remove -Xrs (also"
+                    + " from JAVA_TOOL_OPTIONS) to checkpoint on " + s);
         }
         if (SHUTDOWN_SIGNALS.contains(s) && ignoredAtStart.contains(s)) {
             return new Refusal(s, Reason.INHERITED_IGNORED, s + " was already ignored when this JVM started"
