@@ -40,13 +40,18 @@ class TreeStopTest {
         return pidfd ? s : s.withoutPidfd();
     }
 
-    /** Reads "name pid" lines until "ready". */
-    private Map<String, Long> readPids(Process p) {
+    /** Reads "name pid" lines until "ready" and {@code count} names (background shells print late). */
+    private Map<String, Long> readPids(Process p, int count) {
         Map<String, Long> pids = new HashMap<>();
+        boolean ready = false;
         while (true) {
+            if (ready && pids.size() == count) {
+                return pids;
+            }
             String line = Spawned.readLine(p, TIMEOUT);
             if (line.equals("ready")) {
-                return pids;
+                ready = true;
+                continue;
             }
             String[] f = line.split(" ");
             long pid = Long.parseLong(f[1]);
@@ -78,7 +83,7 @@ class TreeStopTest {
                 "echo ready",
                 "wait");
         Process root = spawned.start("setsid", "sh", "-c", script);
-        Map<String, Long> pids = readPids(root);
+        Map<String, Long> pids = readPids(root, 7);
         pids.put("root", root.pid());
         assertEquals(8, pids.size(), pids.toString());
         Spawned.await(TIMEOUT, "every member to be running sleep or sh", () -> pids.values().stream()
