@@ -301,11 +301,18 @@ public final class LinuxSignals implements Signals {
      * The members of a tree: the root and its descendants, the descendants of members found before
      * (an orphan keeps its own children), and processes in a process group or session that the root or
      * another member leads, started no earlier than the root (orphans re-parented away from the tree).
+     *
+     * <p>A group or session id is the pid of the process that created it, and the kernel does not hand
+     * that pid out again while the group or session has a member. So a group whose leader has exited is
+     * still recognised by its id, as long as no other process has taken that pid; once one has, the id
+     * is dropped.
      */
     private final class TreeMembership {
         private final ProcessKey root;
-        private final Set<Long> groups = new HashSet<>();
-        private final Set<Long> sessions = new HashSet<>();
+        /** Group and session ids led by a member, with the identity of that leader. */
+        private final Map<Long, ProcessKey> groups = new HashMap<>();
+        private final Map<Long, ProcessKey> sessions = new HashMap<>();
+        private boolean first = true;
 
         TreeMembership(ProcessKey root) {
             this.root = root;
@@ -313,6 +320,17 @@ public final class LinuxSignals implements Signals {
 
         List<ProcessInfo> scan(Set<ProcessKey> known) {
             ProcessSnapshot snap = table.snapshot();
+            if (first) {
+                first = false;
+                if (snap.find(root.pid()).isEmpty()) {
+                    // The root has exited, and its pid is free of other processes: any group or session
+                    // with that id is still the one the root led (if it led one).
+                    groups.put(root.pid(), root);
+                    sessions.put(root.pid(), root);
+                }
+            }
+            dropReused(groups, snap);
+            dropReused(sessions, snap);
             Map<Long, List<ProcessInfo>> children = new HashMap<>();
             for (ProcessInfo p : snap.processes()) {
                 children.computeIfAbsent(p.ppid(), k -> new ArrayList<>()).add(p);
@@ -334,13 +352,19 @@ public final class LinuxSignals implements Signals {
                 grew = false;
                 for (ProcessInfo p : snap.processes()) {
                     if (!members.containsKey(p.pid()) && p.startTimeTicks() >= root.startTimeTicks()
-                            && (groups.contains(p.pgid()) || sessions.contains(p.sid()))) {
+                            && (groups.containsKey(p.pgid()) || sessions.containsKey(p.sid()))) {
                         add(p, members, queue);
                         grew = true;
                     }
                 }
             }
             return new ArrayList<>(members.values());
+        }
+
+        /** Forgets ids whose pid now names a process other than the member that led them. */
+        private void dropReused(Map<Long, ProcessKey> leaders, ProcessSnapshot snap) {
+            leaders.entrySet().removeIf(e -> snap.find(e.getKey())
+                    .map(p -> p.startTimeTicks() != e.getValue().startTimeTicks()).orElse(false));
         }
 
         private void add(ProcessInfo p, Map<Long, ProcessInfo> members, ArrayDeque<ProcessInfo> queue) {
@@ -350,10 +374,10 @@ public final class LinuxSignals implements Signals {
             members.put(p.pid(), p);
             queue.add(p);
             if (p.pid() == p.pgid()) {
-                groups.add(p.pgid());
+                groups.putIfAbsent(p.pgid(), p.key());
             }
             if (p.pid() == p.sid()) {
-                sessions.add(p.sid());
+                sessions.putIfAbsent(p.sid(), p.key());
             }
         }
     }

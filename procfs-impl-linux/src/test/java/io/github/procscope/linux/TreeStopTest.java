@@ -154,4 +154,26 @@ class TreeStopTest {
         // Listed after the members of the first scan, since it was found later.
         assertEquals(root.pid(), r.processes().get(0).pid());
     }
+
+    @ParameterizedTest(name = "pidfd={0}")
+    @ValueSource(booleans = {true, false})
+    void theLeftoversOfARootThatHasExitedAreFoundByItsGroup(boolean pidfd) throws Exception {
+        // A launcher that started two workers and exited: the workers now belong to PID 1.
+        Process root = spawned.start("setsid", "sh", "-c",
+                "sleep 1000 & echo \"w1 $!\"; sleep 1000 & echo \"w2 $!\"; echo ready");
+        ProcessKey rootKey = proc.key(root.pid());
+        Map<String, Long> pids = readPids(root, 2);
+        assertTrue(root.waitFor(30, TimeUnit.SECONDS));
+        Spawned.await(TIMEOUT, "the workers to be re-parented", () -> pids.values().stream()
+                .allMatch(pid -> proc.process(pid).ppid() != root.pid()));
+
+        StopReport r = signals(pidfd).stopTree(rootKey, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(5)));
+
+        assertEquals(2, r.processes().size(), r.toString());
+        for (long pid : pids.values()) {
+            StopReport.StoppedProcess p = r.find(pid).orElseThrow(() -> new AssertionError(r.toString()));
+            assertEquals(Ending.TERM, p.ending());
+            assertTrue(gone(pid, p.key().startTimeTicks()));
+        }
+    }
 }

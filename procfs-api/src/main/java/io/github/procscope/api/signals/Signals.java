@@ -70,6 +70,8 @@ public interface Signals {
      * @param key a process identity
      * @return whether that process still runs: its pid exists with the same start time and it is not a
      *         zombie (exited, waiting to be reaped)
+     * @throws ProcessAccessDeniedException if the kernel hides the pid's {@code stat} from this user
+     *                                      ({@code hidepid}), so that it cannot be told
      */
     boolean isAlive(ProcessKey key);
 
@@ -127,8 +129,10 @@ public interface Signals {
      * Stops a process and all its descendants. The tree is re-scanned until it is empty, so that
      * children forked during the shutdown are caught, and so are orphans that were re-parented away
      * from it (to PID 1 or a subreaper) but stay in a process group or session that the root or another
-     * member leads, and started after the root. Every member gets the polite signal; the survivors of
-     * the grace period get KILL.
+     * member leads, and started after the root. A root that has already exited still names its group
+     * and session, so its leftovers can be stopped. Every member gets the polite signal; the survivors
+     * of the grace period get KILL. A process that left both the tree and its group and session (its
+     * own {@code setsid}) cannot be told apart from any other and is not stopped.
      *
      * @param root    the root of the tree
      * @param options signal, grace period and backoff
