@@ -142,8 +142,8 @@ final class GracefulStop {
                     break;
                 }
                 long until = killPhase ? killEnd : graceEnd;
-                if (membership.rescans()) {
-                    until = Math.min(until, nextScan);
+                if (membership.rescans() && nextScan - until < 0) {
+                    until = nextScan;
                 }
                 for (ExitWaiter.Watch w : waiter.await(live, until - now)) {
                     Member m = members.get(w.key);
