@@ -1,15 +1,10 @@
 package io.github.procscope.linux;
 
-import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,16 +28,16 @@ final class ExitWaiter implements AutoCloseable {
     }
 
     private final NativeAccess nat;
-    private final ProcessTable table;
+    private final LinuxSignals signals;
     private final boolean usePidfd;
     private final long pollInitialNanos;
     private final long pollMaxNanos;
     private long backoffNanos;
     private final List<Watch> opened = new ArrayList<>();
 
-    ExitWaiter(NativeAccess nat, ProcessTable table, boolean usePidfd, long pollInitialNanos, long pollMaxNanos) {
+    ExitWaiter(NativeAccess nat, LinuxSignals signals, boolean usePidfd, long pollInitialNanos, long pollMaxNanos) {
         this.nat = nat;
-        this.table = table;
+        this.signals = signals;
         this.usePidfd = usePidfd && nat.pidfdPossible();
         this.pollInitialNanos = pollInitialNanos;
         this.pollMaxNanos = pollMaxNanos;
@@ -145,18 +140,12 @@ final class ExitWaiter implements AutoCloseable {
         return ended;
     }
 
-    /**
-     * @return whether the process still runs: same pid and start time, not a zombie, not dead
-     */
+    /** @return whether the process still runs; a process hidden from this user counts as running */
     boolean alive(ProcessKey key) {
         try {
-            ProcessInfo p = table.process(key.pid(), Set.of());
-            return p.startTimeTicks() == key.startTimeTicks() && p.state() != ProcessState.ZOMBIE
-                    && p.state() != ProcessState.DEAD;
-        } catch (NoSuchProcessException e) {
-            return false;
+            return signals.isAlive(key);
         } catch (ProcessAccessDeniedException e) {
-            return true; // hidden but present (hidepid): cannot tell it ended
+            return true; // hidden but present (hidepid): its end cannot be seen this way
         }
     }
 

@@ -93,7 +93,7 @@ final class GracefulStop {
         long maxScanInterval = options.pollMax().toNanos();
         long nextScan = start;
         boolean scanned = false;
-        try (ExitWaiter waiter = new ExitWaiter(nat, signals.table(), usePidfd, options.pollInitial().toNanos(),
+        try (ExitWaiter waiter = new ExitWaiter(nat, signals, usePidfd, options.pollInitial().toNanos(),
                 maxScanInterval)) {
             while (true) {
                 if (Thread.interrupted()) {

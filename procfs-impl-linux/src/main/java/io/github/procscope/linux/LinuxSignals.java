@@ -101,11 +101,6 @@ public final class LinuxSignals implements Signals {
         return new LinuxSignals(table, nat, allowSelf, false);
     }
 
-    /** @return the table identities are checked against */
-    ProcessTable table() {
-        return table;
-    }
-
     @Override
     public SendResult send(ProcessKey target, Signal signal) {
         Objects.requireNonNull(target, "target");
