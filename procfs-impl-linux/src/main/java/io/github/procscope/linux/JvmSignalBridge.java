@@ -16,15 +16,13 @@ final class JvmSignalBridge {
     static final class Installation {
         private final sun.misc.Signal signal;
         private final sun.misc.SignalHandler previous;
+        /** Whether the JVM answered that the signal was ignored (it then installed nothing). */
         final boolean previousWasIgnore;
-        final String previousDescription;
 
         private Installation(sun.misc.Signal signal, sun.misc.SignalHandler previous) {
             this.signal = signal;
             this.previous = previous;
             this.previousWasIgnore = previous == sun.misc.SignalHandler.SIG_IGN;
-            this.previousDescription = previous == sun.misc.SignalHandler.SIG_IGN ? "SIG_IGN"
-                    : previous == sun.misc.SignalHandler.SIG_DFL ? "SIG_DFL" : previous.getClass().getName();
         }
     }
 

@@ -172,6 +172,7 @@ public final class Spawned implements AutoCloseable {
         System.getenv().forEach((k, v) -> env.add(k + "=" + v));
         int flags = 01 | 0100 | 01000; // O_WRONLY | O_CREAT | O_TRUNC
         long pid = posix().posix_spawnp(command.get(0), List.of(
+                jnr.posix.SpawnFileAction.open("/dev/null", 0, 0, 0), // stdin: not this JVM's
                 jnr.posix.SpawnFileAction.open(stdout.toString(), 1, flags, 0644),
                 jnr.posix.SpawnFileAction.dup(1, 2)), command, env);
         if (pid <= 0) {
