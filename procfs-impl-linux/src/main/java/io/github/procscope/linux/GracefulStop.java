@@ -237,8 +237,12 @@ final class GracefulStop {
         }
         if (m.childOfUs) {
             m.exit = nat.peekChildExit(m.key.pid());
-            if (m.exit.isEmpty() && jdkChild != null && jdkChild.pid() == m.key.pid()) {
-                m.exit = jdkExitStatus();
+            if (jdkChild != null && jdkChild.pid() == m.key.pid()) {
+                // Let the JDK reap it, so that the caller's Process is done when the stop returns.
+                Optional<ExitStatus> jdk = jdkExitStatus();
+                if (m.exit.isEmpty()) {
+                    m.exit = jdk;
+                }
             }
         }
     }

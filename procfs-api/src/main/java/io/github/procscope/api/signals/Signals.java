@@ -106,6 +106,9 @@ public interface Signals {
     /**
      * Stops a child this JVM started; the report carries its exit status ({@link Process#exitValue()},
      * read by the shell convention, or exact when the implementation could read the wait status first).
+     * When the report says the child is gone, the {@link Process} has exited too: its
+     * {@link Process#exitValue()} is there to read. A child that had already exited yields a report with
+     * no entries.
      *
      * @param child   the child
      * @param options signal, grace period and backoff
