@@ -56,7 +56,8 @@ public final class RefusalProbe {
         }
         // With the explicit option, this JVM may signal itself; the guard sees it.
         System.out.println("allowed self: " + signals.allowingSelf().send(selfKey, Signal.WINCH).outcome());
-        Thread.sleep(700);
+        guard.awaitStop(Duration.ofSeconds(60));
+        Thread.sleep(700); // time for anything else that was sent to arrive too
         System.out.println("arrivals " + guard.requests().stream().map(r -> r.signal().name()).toList());
         System.out.flush();
         guard.close();
