@@ -71,6 +71,9 @@ class ReadmeSignalsExampleTest {
     void theReadmeCodeRuns() {
         Process p = spawned.start("setsid", "sh", "-c", "trap 'echo usr1' USR1; sleep 1000 & echo ready; wait; wait");
         assertTrue(Spawned.readLine(p, Duration.ofSeconds(30)).equals("ready"));
+        ProcessTable table = ProcessTable.system();
+        Spawned.await(Duration.ofSeconds(30), "the child to exec sleep", () -> table.tree().children(p.pid()).stream()
+                .anyMatch(c -> c.comm().equals("sleep")));
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(buf, true, StandardCharsets.UTF_8);
 

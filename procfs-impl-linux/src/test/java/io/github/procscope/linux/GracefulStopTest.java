@@ -149,6 +149,10 @@ class GracefulStopTest {
         Process leader = spawned.start("setsid", "sh", "-c", "trap 'echo caught' TERM; sleep 1000 & a=$!;"
                 + " sleep 1000 & echo \"$a $!\"; while :; do sleep 1 & wait $!; done");
         String[] sleeps = Spawned.readLine(leader, TIMEOUT).split(" ");
+        for (String s : sleeps) {
+            // Until it execs, a forked child is a copy of the shell, with the shell's TERM handler.
+            keyOnceExecd(Long.parseLong(s), "sleep");
+        }
         long pgid = leader.pid();
         proc.snapshot().processes().stream().filter(i -> i.pgid() == pgid).forEach(i -> spawned.adopt(i.pid()));
 
