@@ -14,7 +14,12 @@ import java.util.Optional;
  * <p>Signals 1 to 31 are the standard ones ({@link #HUP} ... {@link #SYS}). 32 to 64 are real-time
  * signals: the C library keeps 32 and 33 for itself, so they are named {@code RTMIN-2} and
  * {@code RTMIN-1}; 34 is {@code RTMIN}, 35 {@code RTMIN+1} ... 49 {@code RTMIN+15}, then 50 is
- * {@code RTMAX-14} ... 64 {@code RTMAX}, as {@code kill -l} prints them.
+ * {@code RTMAX-14} ... 64 {@code RTMAX}, as {@code kill -l} prints them. A real-time signal's default
+ * action is to terminate the process.
+ *
+ * <p>Each constant's javadoc gives its number, meaning and default action ({@link #defaultAction()},
+ * from {@code signal(7)}): TERMINATE ends the process, CORE ends it with a core dump, IGNORE discards
+ * the signal, STOP and CONTINUE stop and resume it.
  *
  * <p>Instances are canonical: {@code Signal.of(15) == Signal.TERM}.
  */
@@ -185,7 +190,8 @@ public final class Signal implements Comparable<Signal> {
     /**
      * Parses a signal as a person writes it: {@code "TERM"}, {@code "SIGTERM"}, {@code "sigterm"},
      * {@code "15"}, the aliases {@code IOT}, {@code CLD}, {@code POLL}, and the real-time forms
-     * {@code RTMIN}, {@code RTMIN+3}, {@code RTMAX-2}.
+     * {@code RTMIN}, {@code RTMIN+3}, {@code RTMAX-2} (with or without {@code SIG}). Surrounding
+     * white space is ignored; anything else (other characters, a number outside 1 to 64) is refused.
      *
      * @param text the signal's name or number
      * @return the signal
@@ -203,10 +209,11 @@ public final class Signal implements Comparable<Signal> {
      * @see #parse(String)
      */
     public static Optional<Signal> tryParse(String text) {
-        String t = Objects.requireNonNull(text, "text").trim().toUpperCase(Locale.ROOT);
-        if (t.isEmpty()) {
+        String t = Objects.requireNonNull(text, "text").strip();
+        if (t.isEmpty() || t.length() > 16 || !ascii(t)) {
             return Optional.empty();
         }
+        t = t.toUpperCase(Locale.ROOT);
         if (allDigits(t)) {
             if (t.length() > 2) {
                 return Optional.empty();
@@ -250,6 +257,15 @@ public final class Signal implements Comparable<Signal> {
         int offset = Integer.parseInt(rest.substring(1));
         int n = rest.charAt(0) == '+' ? base + offset : base - offset;
         return n >= 32 && n <= MAX_NUMBER ? Optional.of(BY_NUMBER[n]) : Optional.empty();
+    }
+
+    private static boolean ascii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (s.charAt(i) > 0x7e) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean allDigits(String s) {

@@ -4,16 +4,15 @@ import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcfsException;
 
+import java.io.FileInputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * A reusable buffer that reads a whole procfs or sysfs file. Procfs reports sizes of 0 or 4096 that
@@ -71,13 +70,15 @@ final class ProcBuffer {
      */
     Result read(Path file) {
         length = 0;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+        // A FileInputStream, not a FileChannel: channels are interruptible, and a thread whose interrupt
+        // flag is set would get ClosedByInterruptException instead of the file. A /proc read never blocks.
+        try (FileInputStream in = new FileInputStream(file.toString())) {
             int n = 0;
             while (true) {
                 if (n == bytes.length) {
                     grow(file);
                 }
-                int r = ch.read(ByteBuffer.wrap(bytes, n, bytes.length - n));
+                int r = in.read(bytes, n, bytes.length - n);
                 if (r < 0) {
                     break;
                 }
@@ -85,12 +86,8 @@ final class ProcBuffer {
             }
             length = n;
             return Result.OK;
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            return Result.NOT_FOUND;
-        } catch (AccessDeniedException e) {
-            return Result.DENIED;
-        } catch (FileSystemException e) {
-            return classify(file, e, e.getReason());
+        } catch (FileNotFoundException e) {
+            return openFailure(file, e);
         } catch (IOException e) {
             return classify(file, e, e.getMessage());
         }
@@ -131,12 +128,29 @@ final class ProcBuffer {
         return !Files.exists(pidDir.resolve("stat"));
     }
 
+    /** FileInputStream reports every failure to open as FileNotFoundException; ask the file system which. */
+    private static Result openFailure(Path file, FileNotFoundException e) {
+        try {
+            Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (NoSuchFileException | NotDirectoryException x) {
+            return Result.NOT_FOUND;
+        } catch (AccessDeniedException x) {
+            return Result.DENIED;
+        } catch (IOException x) {
+            return classify(file, x, x.getMessage());
+        }
+        if (!Files.isReadable(file)) {
+            return Result.DENIED;
+        }
+        return classify(file, e, e.getMessage());
+    }
+
     private static Result classify(Path file, IOException e, String reason) {
         if (reason != null) {
             if (reason.contains("No such process")) {
                 return Result.GONE;
             }
-            if (reason.contains("No such file")) {
+            if (reason.contains("No such file") || reason.contains("Not a directory")) {
                 return Result.NOT_FOUND;
             }
             if (reason.contains("Permission denied") || reason.contains("Operation not permitted")) {

@@ -22,6 +22,9 @@ import java.util.concurrent.TimeoutException;
 public final class Spawned implements AutoCloseable {
     private final List<ProcessHandle> handles = new ArrayList<>();
     private final List<Process> processes = new ArrayList<>();
+    private final List<Long> nativeChildren = new ArrayList<>();
+    private static final Object NATIVE_LOCK = new Object();
+    private static jnr.posix.POSIX posix;
 
     /**
      * Starts a command with stdout piped (read it with {@link #readLine(Process, Duration)}) and stderr
@@ -76,9 +79,16 @@ public final class Spawned implements AutoCloseable {
         ProcessHandle.of(pid).ifPresent(handles::add);
     }
 
+    /** One reader per process, so that lines buffered by one call are there for the next. */
+    private static final java.util.Map<Process, BufferedReader> READERS = new java.util.WeakHashMap<>();
+
     /** Reads one line of the process's stdout, failing the test after the timeout. */
     public static String readLine(Process p, Duration timeout) {
-        BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader r;
+        synchronized (READERS) {
+            r = READERS.computeIfAbsent(p, k -> new BufferedReader(
+                    new InputStreamReader(k.getInputStream(), StandardCharsets.UTF_8)));
+        }
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
             try {
                 return r.readLine();
@@ -102,6 +112,33 @@ public final class Spawned implements AutoCloseable {
         }
     }
 
+    /**
+     * Polls a file that a process writes (see {@link #startNative}) until a line matches.
+     *
+     * @return the first matching line
+     */
+    public static String awaitLineInFile(java.nio.file.Path file, Duration timeout,
+                                         java.util.function.Predicate<String> match) {
+        String[] found = new String[1];
+        await(timeout, "a matching line in " + file, () -> {
+            try {
+                if (!java.nio.file.Files.exists(file)) {
+                    return false;
+                }
+                for (String line : java.nio.file.Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                    if (match.test(line)) {
+                        found[0] = line;
+                        return true;
+                    }
+                }
+                return false;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+        return found[0];
+    }
+
     /** Polls until the condition holds, failing after the timeout. */
     public static void await(Duration timeout, String what, java.util.function.BooleanSupplier condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -120,11 +157,82 @@ public final class Spawned implements AutoCloseable {
         }
     }
 
+    /**
+     * Starts a command as a child that the JDK does not track: {@code posix_spawnp(3)} through jnr-posix.
+     * No JDK reaper waits for it, so it stays a zombie after it ends until {@link #reapNative} (or
+     * {@link #close()}) collects its raw wait status; that is how a test sees "exited 143" apart from
+     * "killed by SIGTERM", which {@link Process#exitValue()} folds together.
+     *
+     * @param stdout  file that receives the child's stdout and stderr (created or truncated)
+     * @param command the program (looked up on PATH) and its arguments
+     * @return the child's pid
+     */
+    public synchronized long startNative(java.nio.file.Path stdout, List<String> command) {
+        List<String> env = new ArrayList<>();
+        System.getenv().forEach((k, v) -> env.add(k + "=" + v));
+        int flags = 01 | 0100 | 01000; // O_WRONLY | O_CREAT | O_TRUNC
+        long pid = posix().posix_spawnp(command.get(0), List.of(
+                jnr.posix.SpawnFileAction.open("/dev/null", 0, 0, 0), // stdin: not this JVM's
+                jnr.posix.SpawnFileAction.open(stdout.toString(), 1, flags, 0644),
+                jnr.posix.SpawnFileAction.dup(1, 2)), command, env);
+        if (pid <= 0) {
+            throw new AssertionError("posix_spawnp failed for " + command + ": errno " + posix().errno());
+        }
+        nativeChildren.add(pid);
+        return pid;
+    }
+
+    /**
+     * Waits for a child from {@link #startNative} to end and reaps it.
+     *
+     * @return its raw wait status (as {@code waitpid(2)} stores it)
+     */
+    public synchronized int reapNative(long pid, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        int[] status = new int[1];
+        while (true) {
+            int r = posix().waitpid(pid, status, 1); // WNOHANG
+            if (r == pid) {
+                nativeChildren.remove(Long.valueOf(pid));
+                return status[0];
+            }
+            if (r < 0) {
+                throw new AssertionError("waitpid(" + pid + ") failed: errno " + posix().errno());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("child " + pid + " did not end within " + timeout);
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    private static jnr.posix.POSIX posix() {
+        synchronized (NATIVE_LOCK) {
+            if (posix == null) {
+                posix = jnr.posix.POSIXFactory.getNativePOSIX();
+            }
+            return posix;
+        }
+    }
+
     /** Ends every process started or adopted here, by pid, and waits for the direct children. */
     @Override
     public synchronized void close() {
         for (ProcessHandle h : handles) {
             h.destroyForcibly();
+        }
+        for (Long pid : new ArrayList<>(nativeChildren)) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+            try {
+                reapNative(pid, Duration.ofSeconds(10));
+            } catch (AssertionError e) {
+                // reported by the test that owned it, if any
+            }
         }
         for (Process p : processes) {
             try {

@@ -1,0 +1,320 @@
+package io.github.procscope.api.signals;
+
+import io.github.procscope.api.Signal;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * How a process ended: it exited with a status (0 to 255), or a signal killed it (possibly dumping
+ * core). Immutable.
+ *
+ * <p>Two sources give different certainty:
+ * <ul>
+ *   <li>A raw wait status ({@code waitpid(2)}, {@code waitid(2)}) is exact:
+ *       {@link #fromWaitStatus(int)}, {@link Source#WAIT_STATUS}.</li>
+ *   <li>A single number 0 to 255, as a shell's {@code $?} and {@link Process#exitValue()} report it,
+ *       folds a death by signal N into 128 + N: {@link #fromShellStatus(int)},
+ *       {@link Source#SHELL_CONVENTION}. 137 is read as SIGKILL and 143 as SIGTERM, but a program may
+ *       also exit with 137 or 143 itself. A JVM does exactly that: when it gets TERM (and has not been
+ *       told otherwise with {@code -Xrs}) it runs its shutdown hooks and <em>exits</em> with 143.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * Process p = new ProcessBuilder("python", "train.py").start();
+ * ExitStatus s = ExitStatus.fromShellStatus(p.waitFor());
+ * System.out.println(s.explain());   // for 137: "... if nobody sent it, suspect the OOM killer ..."
+ * }</pre>
+ */
+public final class ExitStatus {
+    /** What ended the process. */
+    public enum Kind {
+        /** It called {@code exit(N)} (or returned N from {@code main}). */
+        EXITED,
+        /** A signal's default action (terminate or core) ended it. */
+        KILLED
+    }
+
+    /** Where the status came from, which says how certain the {@link Kind} is. */
+    public enum Source {
+        /** A raw wait status from {@code waitpid(2)} or {@code waitid(2)}: exact. */
+        WAIT_STATUS,
+        /**
+         * A number 0 to 255 where 128 + N stands for "killed by signal N" (a shell's {@code $?},
+         * {@link Process#exitValue()}): 129 to 192 are read as signals, although a program can also
+         * exit with those values itself.
+         */
+        SHELL_CONVENTION
+    }
+
+    private final Kind kind;
+    private final int value;
+    private final boolean coreDumped;
+    private final Source source;
+
+    private ExitStatus(Kind kind, int value, boolean coreDumped, Source source) {
+        this.kind = kind;
+        this.value = value;
+        this.coreDumped = coreDumped;
+        this.source = source;
+    }
+
+    /**
+     * @param status the status passed to {@code exit}, 0 to 255
+     * @return an exact "exited with {@code status}"
+     * @throws IllegalArgumentException if the status is outside 0 to 255
+     */
+    public static ExitStatus exited(int status) {
+        if (status < 0 || status > 255) {
+            throw new IllegalArgumentException("an exit status is 0 to 255 (the kernel keeps the low 8 bits"
+                    + " of exit()'s argument), not " + status);
+        }
+        return new ExitStatus(Kind.EXITED, status, false, Source.WAIT_STATUS);
+    }
+
+    /**
+     * @param signal     the signal that ended the process
+     * @param coreDumped whether the kernel wrote a core dump
+     * @return an exact "killed by {@code signal}"
+     */
+    public static ExitStatus killedBy(Signal signal, boolean coreDumped) {
+        Objects.requireNonNull(signal, "signal");
+        return new ExitStatus(Kind.KILLED, signal.number(), coreDumped, Source.WAIT_STATUS);
+    }
+
+    /**
+     * Decodes a raw wait status as {@code waitpid(2)} stores it: for an exit, the status in bits 8 to 15
+     * and 0 in the low byte ({@code WIFEXITED}); for a death by signal, the signal in the low 7 bits and
+     * the core-dump flag in bit 7 ({@code WIFSIGNALED}, {@code WCOREDUMP}).
+     *
+     * @param raw the status word
+     * @return the exit status
+     * @throws IllegalArgumentException if the word is not the status of an ended process: negative or
+     *                                  above 16 bits, a stopped ({@code WIFSTOPPED}: low byte 0x7f) or
+     *                                  continued ({@code WIFCONTINUED}: 0xffff) status, or a signal
+     *                                  number above 64
+     */
+    public static ExitStatus fromWaitStatus(int raw) {
+        if (raw == 0xffff) {
+            throw new IllegalArgumentException("wait status 0xffff means \"continued\" (WIFCONTINUED): the"
+                    + " process has not ended");
+        }
+        if (raw < 0 || raw > 0xffff) {
+            throw new IllegalArgumentException("not a wait status: 0x" + Integer.toHexString(raw)
+                    + " (a wait status of an ended process fits in 16 bits)");
+        }
+        int low = raw & 0x7f;
+        if (low == 0) {
+            if ((raw & 0x80) != 0) {
+                throw new IllegalArgumentException("not a wait status: 0x" + Integer.toHexString(raw)
+                        + " (core-dump flag without a signal)");
+            }
+            return exited(raw >>> 8);
+        }
+        if (low == 0x7f) {
+            throw new IllegalArgumentException("wait status 0x" + Integer.toHexString(raw) + " means \"stopped by"
+                    + " signal " + (raw >>> 8) + "\" (WIFSTOPPED): the process has not ended");
+        }
+        if ((raw >>> 8) != 0) {
+            throw new IllegalArgumentException("not a wait status: 0x" + Integer.toHexString(raw)
+                    + " (a death by signal leaves bits 8 to 15 zero)");
+        }
+        if (low > Signal.MAX_NUMBER) {
+            throw new IllegalArgumentException("not a wait status: 0x" + Integer.toHexString(raw)
+                    + " names signal " + low + ", and Linux signals are 1 to " + Signal.MAX_NUMBER);
+        }
+        return killedBy(Signal.of(low), (raw & 0x80) != 0);
+    }
+
+    /**
+     * Decodes a status as a shell's {@code $?} or {@link Process#exitValue()} gives it: 0 to 128 and 193
+     * to 255 are exits; 128 + N for N from 1 to 64 is read as "killed by signal N" (137 = SIGKILL,
+     * 143 = SIGTERM). Such a reading is not certain: see {@link Source#SHELL_CONVENTION}.
+     *
+     * @param status the status, 0 to 255
+     * @return the exit status
+     * @throws IllegalArgumentException if the status is outside 0 to 255
+     */
+    public static ExitStatus fromShellStatus(int status) {
+        if (status < 0 || status > 255) {
+            throw new IllegalArgumentException("a shell exit status is 0 to 255, not " + status);
+        }
+        int n = status - 128;
+        if (n >= 1 && n <= Signal.MAX_NUMBER) {
+            return new ExitStatus(Kind.KILLED, n, false, Source.SHELL_CONVENTION);
+        }
+        return new ExitStatus(Kind.EXITED, status, false, Source.SHELL_CONVENTION);
+    }
+
+    /** @return whether the process exited or was killed by a signal */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** @return where this status came from, and so how certain {@link #kind()} is */
+    public Source source() {
+        return source;
+    }
+
+    /** @return whether the process called {@code exit} (as far as the {@link #source()} tells) */
+    public boolean exited() {
+        return kind == Kind.EXITED;
+    }
+
+    /** @return whether a signal ended the process (as far as the {@link #source()} tells) */
+    public boolean killed() {
+        return kind == Kind.KILLED;
+    }
+
+    /** @return whether the process exited with status 0 */
+    public boolean isSuccess() {
+        return kind == Kind.EXITED && value == 0;
+    }
+
+    /** @return the status passed to {@code exit}, 0 to 255; empty when a signal ended the process */
+    public OptionalInt exitCode() {
+        return kind == Kind.EXITED ? OptionalInt.of(value) : OptionalInt.empty();
+    }
+
+    /** @return the signal that ended the process; empty when it exited */
+    public Optional<Signal> signal() {
+        return kind == Kind.KILLED ? Optional.of(Signal.of(value)) : Optional.empty();
+    }
+
+    /**
+     * @return whether the kernel wrote a core dump; always false for a {@link Source#SHELL_CONVENTION}
+     *         status, which does not carry that bit
+     */
+    public boolean coreDumped() {
+        return coreDumped;
+    }
+
+    /** @return the status as a shell's {@code $?} shows it: the exit status, or 128 + the signal number */
+    public int shellStatus() {
+        return kind == Kind.EXITED ? value : 128 + value;
+    }
+
+    /**
+     * @return a plain-words explanation: what ended the process and what to look at next (for SIGKILL,
+     *         the OOM killer; for 143, that a JVM handling TERM exits normally with it)
+     */
+    public String explain() {
+        StringBuilder b = new StringBuilder();
+        if (kind == Kind.KILLED) {
+            Signal s = Signal.of(value);
+            if (source == Source.SHELL_CONVENTION) {
+                b.append("status ").append(shellStatus()).append(" = 128 + ").append(value)
+                        .append(": by the shell convention, killed by ").append(s.fullName())
+                        .append(" (unless the program itself exited with ").append(shellStatus()).append("). ");
+            } else {
+                b.append("killed by ").append(s.fullName()).append(" (").append(value).append(")")
+                        .append(coreDumped ? ", core dumped" : "").append(". ");
+            }
+            b.append(signalMeaning(s));
+        } else {
+            b.append(exitMeaning(value));
+        }
+        return b.toString();
+    }
+
+    private static String signalMeaning(Signal s) {
+        switch (s.number()) {
+            case 9:
+                return "SIGKILL cannot be caught: the kernel ended the process at once and nothing ran afterwards"
+                        + " (no handler, no finally block, no shutdown hook). If nobody sent it, suspect the OOM"
+                        + " killer: look for \"Out of memory: Killed process\" or \"oom-kill\" in the kernel log"
+                        + " (dmesg, journalctl -k) and for oom_kill in the cgroup's memory.events.";
+            case 15:
+                return "SIGTERM is a polite stop request (kill PID, docker stop, a Kubernetes or SLURM"
+                        + " preemption); this program did not handle it. A program that handles TERM can"
+                        + " checkpoint and exit by itself; a JVM does so by default and exits normally with 143.";
+            case 2:
+                return "SIGINT is the interrupt from the keyboard (Ctrl-C).";
+            case 1:
+                return "SIGHUP is sent when the controlling terminal goes away (an SSH session closed);"
+                        + " run long jobs under nohup, tmux or screen to survive it.";
+            case 11:
+                return "SIGSEGV is an invalid memory access: a crash in native code (a driver, a JNI library,"
+                        + " a C extension).";
+            case 7:
+                return "SIGBUS is a bad memory access, often a memory-mapped file that was truncated or a full"
+                        + " /dev/shm.";
+            case 6:
+                return "SIGABRT comes from abort(): a failed assertion or a fatal error detected by the"
+                        + " program or its C library.";
+            case 4:
+                return "SIGILL is an illegal instruction: code built for another CPU, or a corrupted binary.";
+            case 8:
+                return "SIGFPE is an arithmetic fault, such as an integer division by zero.";
+            case 13:
+                return "SIGPIPE means it wrote to a pipe or socket whose reader had gone away.";
+            case 24:
+                return "SIGXCPU means it exceeded its CPU time limit (ulimit -t, a batch system's limit).";
+            case 25:
+                return "SIGXFSZ means it exceeded its file size limit (ulimit -f).";
+            default:
+                return s.fullName() + ": " + s.description() + " (default action "
+                        + s.defaultAction().name().toLowerCase(java.util.Locale.ROOT) + ").";
+        }
+    }
+
+    private String exitMeaning(int status) {
+        String prefix = source == Source.SHELL_CONVENTION ? "status " + status + ": " : "";
+        if (status == 0) {
+            return prefix + "exited normally with status 0 (success).";
+        }
+        StringBuilder b = new StringBuilder(prefix).append("exited with status ").append(status);
+        if (status == 126) {
+            b.append(": by the shell convention, the command was found but could not be executed (no"
+                    + " permission, or not an executable).");
+        } else if (status == 127) {
+            b.append(": by the shell convention, the command was not found (check PATH and the name).");
+        } else if (status > 128 && status - 128 <= Signal.MAX_NUMBER) {
+            Signal s = Signal.of(status - 128);
+            b.append(" = 128 + ").append(s.number()).append(", the shell's code for \"killed by ")
+                    .append(s.fullName()).append("\", but this process exited by itself.");
+            if (s.number() == 15) {
+                b.append(" A JVM that gets SIGTERM runs its shutdown hooks and exits with 143 exactly so.");
+            } else if (s.number() == 2 || s.number() == 1) {
+                b.append(" A JVM that gets ").append(s.fullName())
+                        .append(" runs its shutdown hooks and exits with this status.");
+            }
+        } else {
+            b.append(" (the program reported failure; its own output or log says why).");
+        }
+        if (b.charAt(b.length() - 1) != '.') {
+            b.append('.');
+        }
+        return b.toString();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof ExitStatus)) {
+            return false;
+        }
+        ExitStatus e = (ExitStatus) o;
+        return kind == e.kind && value == e.value && coreDumped == e.coreDumped && source == e.source;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, value, coreDumped, source);
+    }
+
+    /**
+     * @return {@code "exited 0"}, {@code "killed by SIGKILL"}, {@code "killed by SIGSEGV (core dumped)"},
+     *         or for a shell-convention reading {@code "143 (SIGTERM by the shell convention)"}
+     */
+    @Override
+    public String toString() {
+        if (kind == Kind.EXITED) {
+            return "exited " + value;
+        }
+        if (source == Source.SHELL_CONVENTION) {
+            return shellStatus() + " (" + Signal.of(value).fullName() + " by the shell convention)";
+        }
+        return "killed by " + Signal.of(value).fullName() + (coreDumped ? " (core dumped)" : "");
+    }
+}

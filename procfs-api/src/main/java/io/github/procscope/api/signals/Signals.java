@@ -1,0 +1,156 @@
+package io.github.procscope.api.signals;
+
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.Signal;
+import io.github.procscope.api.spi.Providers;
+import io.github.procscope.api.spi.SignalsProvider;
+
+/**
+ * Sends signals safely and stops processes gracefully: the {@code kill}, {@code kill -- -PGID} and
+ * "TERM, wait, KILL" of a person, with identities checked. Implementations are thread-safe.
+ *
+ * <pre>{@code
+ * Signals signals = Signals.system();
+ * ProcessKey worker = ProcessTable.system().key(4188);         // pid + start time
+ * SendResult r = signals.send(worker, Signal.TERM);           // refused if pid 4188 was recycled
+ * StopReport report = signals.stopTree(worker, StopOptions.defaults());
+ * report.processes().forEach(p -> System.out.println(p));     // pid, comm, TERM/KILL/GONE, after ms
+ * }</pre>
+ *
+ * <p>Refusals (an {@link IllegalArgumentException}, nothing sent): a pid or group id at or below 0
+ * or above {@link io.github.procscope.api.Pids#PID_MAX_LIMIT}; this JVM's own pid, its own process
+ * group, or a tree that contains this JVM, unless this instance came from {@link #allowingSelf()}.
+ */
+public interface Signals {
+
+    /**
+     * @return the signal sender of the live system, found through {@link java.util.ServiceLoader} (for
+     *         Linux, {@code procfs-impl-linux}, using the native C library through jnr-posix)
+     * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the
+     *                                                                 class path
+     * @throws SignalsUnavailableException if the native library cannot be loaded
+     */
+    static Signals system() {
+        return Providers.first(SignalsProvider.class, "procfs-impl-linux").systemSignals();
+    }
+
+    /**
+     * @return a sender like this one that may also signal this JVM, its process group and trees that
+     *         contain it (for a program that stops itself, or tests)
+     */
+    Signals allowingSelf();
+
+    /**
+     * Sends a signal to one process. Its start time is read again immediately before {@code kill(2)}:
+     * if it differs from the key's, the pid was recycled and nothing is sent.
+     *
+     * @param target the process
+     * @param signal the signal
+     * @return the outcome: {@link SendResult.Outcome#DELIVERED}, or why nothing was sent
+     * @throws IllegalArgumentException if the target is this JVM and self-signalling was not allowed
+     */
+    SendResult send(ProcessKey target, Signal signal);
+
+    /**
+     * Sends a signal to every process of a process group at once ({@code kill(-pgid, sig)}): a shell
+     * job, or a launcher started with {@code setsid}. A group id cannot be recycled while any member
+     * lives, so no start time is needed.
+     *
+     * @param pgid   the process group id (the pid of its leader, which may have exited)
+     * @param signal the signal
+     * @return the outcome; {@link SendResult.Outcome#NO_SUCH_PROCESS} when the group has no member
+     * @throws IllegalArgumentException if the id is at or below 0 or too large, or this JVM is in that
+     *                                  group and self-signalling was not allowed
+     */
+    SendResult sendToGroup(long pgid, Signal signal);
+
+    /**
+     * @param key a process identity
+     * @return whether that process still runs: its pid exists with the same start time and it is not a
+     *         zombie (exited, waiting to be reaped)
+     * @throws ProcessAccessDeniedException if the kernel hides the pid's {@code stat} from this user
+     *                                      ({@code hidepid}), so that it cannot be told
+     */
+    boolean isAlive(ProcessKey key);
+
+    /**
+     * @param key a process identity
+     * @return how the process and each of its threads will react to signals
+     * @throws NoSuchProcessException       if the process is gone or its pid now names another process
+     * @throws ProcessAccessDeniedException if the kernel will not show its status
+     */
+    Dispositions dispositions(ProcessKey key);
+
+    /**
+     * @param pid a process id
+     * @return how the process and each of its threads will react to signals
+     * @throws NoSuchProcessException       if the process is gone
+     * @throws ProcessAccessDeniedException if the kernel will not show its status
+     * @throws IllegalArgumentException     if the pid is out of range
+     */
+    Dispositions dispositions(long pid);
+
+    /**
+     * Stops one process gracefully: the polite signal, the grace period, KILL, and a wait until it is
+     * gone. Its children are not signalled (see {@link #stopTree(ProcessKey, StopOptions)}).
+     *
+     * @param target  the process
+     * @param options signal, grace period and backoff
+     * @return the report, with one entry
+     * @throws IllegalArgumentException if the target is this JVM and self-signalling was not allowed
+     */
+    StopReport stop(ProcessKey target, StopOptions options);
+
+    /**
+     * Stops a child this JVM started; the report carries its exit status ({@link Process#exitValue()},
+     * read by the shell convention, or exact when the implementation could read the wait status first).
+     * When the report says the child is gone, the {@link Process} has exited too: its
+     * {@link Process#exitValue()} is there to read. A child that had already exited yields a report with
+     * no entries.
+     *
+     * @param child   the child
+     * @param options signal, grace period and backoff
+     * @return the report, with one entry
+     */
+    StopReport stop(Process child, StopOptions options);
+
+    /**
+     * Stops every member of a process group; the group is re-scanned until no member is left, so
+     * processes the members fork during the shutdown are stopped too.
+     *
+     * @param pgid    the process group id
+     * @param options signal, grace period and backoff
+     * @return the report, one entry per member found
+     * @throws IllegalArgumentException if the id is out of range, or this JVM is in that group and
+     *                                  self-signalling was not allowed
+     */
+    StopReport stopGroup(long pgid, StopOptions options);
+
+    /**
+     * Stops a process and all its descendants. The tree is re-scanned until it is empty, so that
+     * children forked during the shutdown are caught, and so are orphans that were re-parented away
+     * from it (to PID 1 or a subreaper) but stay in a process group or session that the root or another
+     * member leads, and started after the root. A root that has already exited still names its group
+     * and session, so its leftovers can be stopped. Every member gets the polite signal; the survivors
+     * of the grace period get KILL. A process that left both the tree and its group and session (its
+     * own {@code setsid}) cannot be told apart from any other and is not stopped.
+     *
+     * @param root    the root of the tree
+     * @param options signal, grace period and backoff
+     * @return the report, one entry per process found
+     * @throws IllegalArgumentException if the tree contains this JVM and self-signalling was not allowed
+     */
+    StopReport stopTree(ProcessKey root, StopOptions options);
+
+    /**
+     * Stops a child this JVM started and all its descendants, as {@link #stopTree(ProcessKey, StopOptions)};
+     * the child's entry carries its exit status.
+     *
+     * @param child   the child at the root of the tree
+     * @param options signal, grace period and backoff
+     * @return the report, one entry per process found
+     */
+    StopReport stopTree(Process child, StopOptions options);
+}

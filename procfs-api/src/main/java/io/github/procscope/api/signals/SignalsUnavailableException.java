@@ -1,0 +1,28 @@
+package io.github.procscope.api.signals;
+
+import io.github.procscope.api.ProcscopeException;
+
+/**
+ * The native access that sending signals needs could not be set up: the C library could not be bound
+ * (for the Linux implementation, jnr-posix and its {@code jffi} native stub failed to load, for example
+ * because the temporary directory it extracts to is mounted {@code noexec}, or the platform is not
+ * supported). The message says what failed and what to check.
+ */
+public class SignalsUnavailableException extends ProcscopeException {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * @param message what failed and what the caller can do
+     * @param cause   the underlying failure
+     */
+    public SignalsUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    /**
+     * @param message what failed and what the caller can do
+     */
+    public SignalsUnavailableException(String message) {
+        super(message);
+    }
+}

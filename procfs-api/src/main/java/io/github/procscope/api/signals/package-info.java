@@ -1,0 +1,24 @@
+/**
+ * Signals as actions and as facts: sending a signal to a process identified by pid and start time,
+ * stopping a process, a process group or a whole tree gracefully (TERM, a grace period, then KILL),
+ * decoding why a process ended ({@link io.github.procscope.api.signals.ExitStatus}), and reading how a
+ * process will react to a signal ({@link io.github.procscope.api.signals.Dispositions}).
+ *
+ * <p>Entry point: {@link io.github.procscope.api.signals.Signals#system()}, found through
+ * {@link java.util.ServiceLoader} (the Linux implementation is in {@code procfs-impl-linux}).
+ *
+ * <p>Safety rules every implementation keeps:
+ * <ul>
+ *   <li>A process is named by its {@link io.github.procscope.api.ProcessKey} (pid and start time). The
+ *       start time is read again immediately before {@code kill(2)}; when it differs, the pid was
+ *       recycled and nothing is sent
+ *       ({@link io.github.procscope.api.signals.SendResult.Outcome#PID_REUSED}).</li>
+ *   <li>A pid or process group id at or below 0 is refused with {@link IllegalArgumentException}:
+ *       {@code kill(0, sig)} signals the caller's own group and {@code kill(-1, sig)} every process the
+ *       caller may signal.</li>
+ *   <li>The calling JVM itself, and a process group or tree that contains it, is refused unless the
+ *       {@link io.github.procscope.api.signals.Signals} was obtained through
+ *       {@link io.github.procscope.api.signals.Signals#allowingSelf()}.</li>
+ * </ul>
+ */
+package io.github.procscope.api.signals;

@@ -1,0 +1,289 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.SignalsUnavailableException;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.Variadic;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The one wall between procscope and native code for processes: {@code kill(2)}, {@code getpid},
+ * {@code getpgrp} through jnr-posix's native POSIX (never its pure-Java fallback), and the few calls
+ * jnr-posix lacks through jnr-ffi: {@code pidfd_open(2)} (by {@code syscall(2)}), {@code poll(2)},
+ * {@code waitid(2)}. Nothing of jnr leaves this class. Thread-safe: {@code errno} is saved per thread.
+ *
+ * <p>Loaded once per JVM, on first use (never in a static initializer of a public class); a failure is
+ * remembered and reported as {@link SignalsUnavailableException} on every later attempt.
+ */
+final class NativeAccess {
+    /** {@code errno} values of the generic Linux ABI. */
+    static final int EPERM = 1;
+    static final int ESRCH = 3;
+    static final int EINTR = 4;
+
+    /** {@code pidfd_open} in the unified syscall table (x86-64, i386, arm, arm64, riscv, ppc, s390...). */
+    private static final long SYS_PIDFD_OPEN = 434;
+    private static final Set<String> UNIFIED_SYSCALL_ARCHES = Set.of("amd64", "x86_64", "x86", "i386", "i686",
+            "aarch64", "arm", "riscv64", "ppc64le", "ppc64", "s390x", "loongarch64");
+
+    private static final short POLLIN = 0x1;
+    private static final int P_PID = 1;
+    private static final int WEXITED = 4;
+    private static final int WNOHANG = 1;
+    private static final int WNOWAIT = 0x01000000;
+    private static final int CLD_EXITED = 1;
+    private static final int CLD_KILLED = 2;
+    private static final int CLD_DUMPED = 3;
+    private static final int SIGINFO_SIZE = 128;
+
+    /** The libc calls jnr-posix does not offer. */
+    public interface LibC {
+        /**
+         * {@code long syscall(long number, ...)}.
+         *
+         * @param number the system call number
+         * @param arg1   first argument
+         * @param arg2   second argument
+         * @return the result, or -1 with errno set
+         */
+        @Variadic(fixedCount = 1)
+        long syscall(long number, long arg1, long arg2);
+
+        /**
+         * {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout)}.
+         *
+         * @param fds     the array of {@code struct pollfd}
+         * @param nfds    its length
+         * @param timeout milliseconds, -1 for none
+         * @return the number of ready descriptors, 0 on timeout, -1 with errno set
+         */
+        int poll(Pointer fds, long nfds, int timeout);
+
+        /**
+         * {@code int waitid(idtype_t idtype, id_t id, siginfo_t *infop, int options)}.
+         *
+         * @param idtype  P_PID
+         * @param id      the pid
+         * @param infop   a 128-byte siginfo_t
+         * @param options WEXITED | WNOHANG | WNOWAIT
+         * @return 0, or -1 with errno set
+         */
+        int waitid(int idtype, int id, Pointer infop, int options);
+    }
+
+    private static final Object LOCK = new Object();
+    private static NativeAccess instance;
+    private static SignalsUnavailableException failure;
+
+    private final POSIX posix;
+    private final LibC libc;
+    private final jnr.ffi.Runtime runtime;
+    private final boolean pidfdSyscallKnown;
+    private final long selfPid;
+
+    private NativeAccess(POSIX posix, LibC libc, boolean pidfdSyscallKnown) {
+        this.posix = posix;
+        this.libc = libc;
+        this.runtime = libc == null ? null : jnr.ffi.Runtime.getRuntime(libc);
+        this.pidfdSyscallKnown = pidfdSyscallKnown && libc != null;
+        this.selfPid = posix.getpid();
+    }
+
+    /**
+     * @return the native access of this JVM
+     * @throws SignalsUnavailableException if the C library cannot be bound
+     */
+    static NativeAccess get() {
+        synchronized (LOCK) {
+            if (instance != null) {
+                return instance;
+            }
+            if (failure != null) {
+                throw new SignalsUnavailableException(failure.getMessage(), failure.getCause());
+            }
+            try {
+                instance = load();
+                return instance;
+            } catch (SignalsUnavailableException e) {
+                failure = e;
+                throw e;
+            }
+        }
+    }
+
+    private static NativeAccess load() {
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+        if (!os.contains("linux")) {
+            throw new SignalsUnavailableException("procscope signals need Linux; this JVM runs on "
+                    + System.getProperty("os.name"));
+        }
+        POSIX posix;
+        try {
+            posix = POSIXFactory.getNativePOSIX();
+            if (posix == null || !posix.isNative()) {
+                throw new SignalsUnavailableException("jnr-posix offered no native POSIX implementation for this"
+                        + " platform (" + System.getProperty("os.arch") + "); refusing its pure-Java fallback,"
+                        + " which cannot send signals safely");
+            }
+            long pid = posix.getpid();
+            if (pid != ProcessHandle.current().pid()) {
+                throw new SignalsUnavailableException("jnr-posix's getpid() returned " + pid + " but this JVM is pid "
+                        + ProcessHandle.current().pid() + ": the native binding is not usable");
+            }
+        } catch (SignalsUnavailableException e) {
+            throw e;
+        } catch (RuntimeException | LinkageError e) {
+            throw new SignalsUnavailableException("cannot load the native C library through jnr-posix (" + e
+                    + "). jnr-ffi needs its jffi native stub for " + System.getProperty("os.arch")
+                    + ", extracted to java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
+                    + "), which must allow executing files (not mounted noexec); check also the"
+                    + " jnr.ffi.provider and jffi.boot.library.path system properties", e);
+        }
+        LibC libc = null;
+        try {
+            libc = LibraryLoader.create(LibC.class).failImmediately().load("c");
+        } catch (RuntimeException | LinkageError e) {
+            // Not fatal: without poll/waitid/pidfd_open, waiting falls back to polling /proc with a backoff,
+            // and exit statuses of children come from java.lang.Process only.
+            libc = null;
+        }
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        return new NativeAccess(posix, libc, UNIFIED_SYSCALL_ARCHES.contains(arch));
+    }
+
+    /** @return this JVM's pid */
+    long selfPid() {
+        return selfPid;
+    }
+
+    /** @return this JVM's process group id ({@code getpgrp()}) */
+    long selfProcessGroup() {
+        return posix.getpgid(0);
+    }
+
+    /**
+     * {@code kill(pid, signal)}, raw: callers have already refused pid &lt;= 0.
+     *
+     * @return 0 on success, else the errno
+     */
+    int kill(long pid, Signal signal) {
+        if (pid == 0 || pid == -1 || pid == Integer.MIN_VALUE || pid > Integer.MAX_VALUE || pid < Integer.MIN_VALUE) {
+            throw new IllegalStateException("refusing kill(" + pid + "): not a process or group id");
+        }
+        int rc = posix.kill(pid, signal.number());
+        return rc == 0 ? 0 : Math.max(1, posix.errno());
+    }
+
+    /** @return whether {@link #pidfdOpen(long)} may work on this platform */
+    boolean pidfdPossible() {
+        return pidfdSyscallKnown;
+    }
+
+    /**
+     * {@code pidfd_open(pid, 0)}.
+     *
+     * @return a file descriptor (&gt;= 0), or minus the errno ({@code -ESRCH}: no such process;
+     *         {@code -ENOSYS}, {@code -EPERM} under seccomp, {@code -EMFILE}...: no pidfd to be had)
+     */
+    int pidfdOpen(long pid) {
+        if (!pidfdSyscallKnown) {
+            return -38; // ENOSYS
+        }
+        long fd = libc.syscall(SYS_PIDFD_OPEN, pid, 0);
+        if (fd < 0) {
+            return -Math.max(1, runtime.getLastError());
+        }
+        return (int) fd;
+    }
+
+    /** Closes a descriptor from {@link #pidfdOpen(long)}. */
+    void close(int fd) {
+        posix.close(fd);
+    }
+
+    /**
+     * Waits until one of the descriptors is readable (a pidfd becomes readable when its process exits)
+     * or the timeout passes.
+     *
+     * @param fds       pidfds
+     * @param count     how many of {@code fds} to watch
+     * @param timeoutMs the longest wait in milliseconds (0: just look)
+     * @param ready     set to true for each readable descriptor
+     * @return how many are readable (0 on timeout or interruption by a signal)
+     */
+    int pollReadable(int[] fds, int count, int timeoutMs, boolean[] ready) {
+        Pointer p = Memory.allocateDirect(runtime, 8 * Math.max(1, count));
+        for (int i = 0; i < count; i++) {
+            p.putInt(8L * i, fds[i]);
+            p.putShort(8L * i + 4, POLLIN);
+            p.putShort(8L * i + 6, (short) 0);
+        }
+        int n = libc.poll(p, count, timeoutMs);
+        if (n < 0) {
+            int errno = runtime.getLastError();
+            if (errno == EINTR) {
+                return 0;
+            }
+            throw new IllegalStateException("poll(2) on " + count + " pidfds failed with errno " + errno);
+        }
+        int readyCount = 0;
+        for (int i = 0; i < count; i++) {
+            short revents = p.getShort(8L * i + 6);
+            ready[i] = revents != 0;
+            if (ready[i]) {
+                readyCount++;
+            }
+        }
+        return readyCount;
+    }
+
+    /**
+     * Looks at how a child of this JVM ended without reaping it ({@code waitid(P_PID, pid, WEXITED |
+     * WNOHANG | WNOWAIT)}): the child stays a zombie for its owner (the JDK's reaper, or whoever
+     * started it) to collect.
+     *
+     * @param pid a pid
+     * @return the exact exit status, if the pid is a child of this JVM that has ended and not been
+     *         reaped yet
+     */
+    Optional<ExitStatus> peekChildExit(long pid) {
+        if (libc == null || pid > Integer.MAX_VALUE) {
+            return Optional.empty();
+        }
+        Pointer info = Memory.allocateDirect(runtime, SIGINFO_SIZE);
+        info.setMemory(0, SIGINFO_SIZE, (byte) 0);
+        int rc = libc.waitid(P_PID, (int) pid, info, WEXITED | WNOHANG | WNOWAIT);
+        if (rc != 0) {
+            return Optional.empty(); // ECHILD: not our child, or already reaped
+        }
+        // siginfo_t: si_signo, si_errno, si_code (ints), then the union, aligned to the pointer size:
+        // for SIGCHLD { si_pid, si_uid, si_status }.
+        int unionOffset = runtime.addressSize() == 8 ? 16 : 12;
+        int siPid = info.getInt(unionOffset);
+        if (siPid != pid) {
+            return Optional.empty(); // WNOHANG and still running
+        }
+        int code = info.getInt(8);
+        int status = info.getInt(unionOffset + 8);
+        switch (code) {
+            case CLD_EXITED:
+                return Optional.of(ExitStatus.exited(status & 0xff));
+            case CLD_KILLED:
+            case CLD_DUMPED:
+                if (status >= 1 && status <= Signal.MAX_NUMBER) {
+                    return Optional.of(ExitStatus.killedBy(Signal.of(status), code == CLD_DUMPED));
+                }
+                return Optional.empty();
+            default:
+                return Optional.empty();
+        }
+    }
+}
