@@ -4,9 +4,6 @@ import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.KernelLogUnavailableException;
 import io.github.procscope.api.diagnose.OomKill;
-import jnr.constants.platform.Errno;
-import jnr.constants.platform.OpenFlags;
-import jnr.posix.POSIX;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -67,26 +64,16 @@ public final class LinuxKernelLog implements KernelLog {
     }
 
     private byte[] readDevice() {
-        POSIX posix = NativePosix.get();
-        int fd = posix.open(kmsg.toString(), OpenFlags.O_RDONLY.intValue() | OpenFlags.O_NONBLOCK.intValue()
-                | OpenFlags.O_CLOEXEC.intValue(), 0);
+        NativeFs fs = NativeFs.get();
+        int fd = fs.openNonBlocking(kmsg.toString());
         if (fd < 0) {
-            int errno = posix.errno();
-            if (errno == Errno.EPERM.intValue() || errno == Errno.EACCES.intValue()) {
-                throw new KernelLogUnavailableException("the kernel log " + kmsg + " may not be read by this user: "
-                        + "it needs CAP_SYSLOG (root) while kernel.dmesg_restrict is 1");
-            }
-            if (errno == Errno.ENOENT.intValue()) {
-                throw new KernelLogUnavailableException("there is no kernel log device " + kmsg);
-            }
-            throw new KernelLogUnavailableException("cannot open the kernel log " + kmsg + ": "
-                    + Errno.valueOf(errno));
+            throw unreadable(-fd);
         }
         try {
             ByteArrayOutputStream all = new ByteArrayOutputStream(1 << 16);
             byte[] record = new byte[RECORD_BUFFER];
             while (true) {
-                int n = posix.read(fd, record, record.length);
+                int n = fs.read(fd, record);
                 if (n > 0) {
                     all.write(record, 0, n);
                     if (record[n - 1] != '\n') {
@@ -94,25 +81,28 @@ public final class LinuxKernelLog implements KernelLog {
                     }
                     continue;
                 }
-                if (n == 0) {
-                    break;
-                }
-                int errno = posix.errno();
-                if (errno == Errno.EAGAIN.intValue() || errno == Errno.EWOULDBLOCK.intValue()) {
+                if (n == 0 || -n == NativeFs.EAGAIN) {
                     break; // the end of the log
                 }
-                if (errno == Errno.EPIPE.intValue() || errno == Errno.EINTR.intValue()) {
+                if (-n == NativeFs.EPIPE || -n == NativeFs.EINTR) {
                     continue; // overwritten while reading: the next read returns the next record
                 }
-                if (errno == Errno.EPERM.intValue() || errno == Errno.EACCES.intValue()) {
-                    throw new KernelLogUnavailableException("the kernel log " + kmsg + " may not be read by this user: "
-                            + "it needs CAP_SYSLOG (root) while kernel.dmesg_restrict is 1");
-                }
-                throw new ProcfsException(kmsg, "cannot read the kernel log " + kmsg + ": " + Errno.valueOf(errno));
+                throw unreadable(-n);
             }
             return all.toByteArray();
         } finally {
-            posix.close(fd);
+            fs.close(fd);
         }
+    }
+
+    private RuntimeException unreadable(int errno) {
+        if (errno == NativeFs.EPERM || errno == NativeFs.EACCES) {
+            return new KernelLogUnavailableException("the kernel log " + kmsg + " may not be read by this user: "
+                    + "it needs CAP_SYSLOG (root) while kernel.dmesg_restrict is 1");
+        }
+        if (errno == NativeFs.ENOENT) {
+            return new KernelLogUnavailableException("there is no kernel log device " + kmsg);
+        }
+        return new ProcfsException(kmsg, "cannot read the kernel log " + kmsg + ": " + NativeFs.describe(errno));
     }
 }

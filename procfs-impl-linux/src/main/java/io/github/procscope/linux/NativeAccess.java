@@ -3,19 +3,16 @@ package io.github.procscope.linux;
 import io.github.procscope.api.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SignalsUnavailableException;
-import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
-import jnr.ffi.annotations.Variadic;
 import jnr.posix.POSIX;
-import jnr.posix.POSIXFactory;
 
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The one wall between procscope and native code for processes: {@code kill(2)}, {@code getpid},
+ * Native calls for processes, over the bindings {@link NativeLibc} loads: {@code kill(2)}, {@code getpid},
  * {@code getpgrp} through jnr-posix's native POSIX (never its pure-Java fallback), and the few calls
  * jnr-posix lacks through jnr-ffi: {@code pidfd_open(2)} (by {@code syscall(2)}), {@code poll(2)},
  * {@code waitid(2)}. Nothing of jnr leaves this class. Thread-safe: {@code errno} is saved per thread.
@@ -44,52 +41,17 @@ final class NativeAccess {
     private static final int CLD_DUMPED = 3;
     private static final int SIGINFO_SIZE = 128;
 
-    /** The libc calls jnr-posix does not offer. */
-    public interface LibC {
-        /**
-         * {@code long syscall(long number, ...)}.
-         *
-         * @param number the system call number
-         * @param arg1   first argument
-         * @param arg2   second argument
-         * @return the result, or -1 with errno set
-         */
-        @Variadic(fixedCount = 1)
-        long syscall(long number, long arg1, long arg2);
-
-        /**
-         * {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout)}.
-         *
-         * @param fds     the array of {@code struct pollfd}
-         * @param nfds    its length
-         * @param timeout milliseconds, -1 for none
-         * @return the number of ready descriptors, 0 on timeout, -1 with errno set
-         */
-        int poll(Pointer fds, long nfds, int timeout);
-
-        /**
-         * {@code int waitid(idtype_t idtype, id_t id, siginfo_t *infop, int options)}.
-         *
-         * @param idtype  P_PID
-         * @param id      the pid
-         * @param infop   a 128-byte siginfo_t
-         * @param options WEXITED | WNOHANG | WNOWAIT
-         * @return 0, or -1 with errno set
-         */
-        int waitid(int idtype, int id, Pointer infop, int options);
-    }
-
     private static final Object LOCK = new Object();
     private static NativeAccess instance;
     private static SignalsUnavailableException failure;
 
     private final POSIX posix;
-    private final LibC libc;
+    private final NativeLibc.LibC libc;
     private final jnr.ffi.Runtime runtime;
     private final boolean pidfdSyscallKnown;
     private final long selfPid;
 
-    private NativeAccess(POSIX posix, LibC libc, boolean pidfdSyscallKnown) {
+    private NativeAccess(POSIX posix, NativeLibc.LibC libc, boolean pidfdSyscallKnown) {
         this.posix = posix;
         this.libc = libc;
         this.runtime = libc == null ? null : jnr.ffi.Runtime.getRuntime(libc);
@@ -120,43 +82,14 @@ final class NativeAccess {
     }
 
     private static NativeAccess load() {
-        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-        if (!os.contains("linux")) {
-            throw new SignalsUnavailableException("procscope signals need Linux; this JVM runs on "
-                    + System.getProperty("os.name"));
-        }
-        POSIX posix;
+        NativeLibc.Loaded loaded;
         try {
-            posix = POSIXFactory.getNativePOSIX();
-            if (posix == null || !posix.isNative()) {
-                throw new SignalsUnavailableException("jnr-posix offered no native POSIX implementation for this"
-                        + " platform (" + System.getProperty("os.arch") + "); refusing its pure-Java fallback,"
-                        + " which cannot send signals safely");
-            }
-            long pid = posix.getpid();
-            if (pid != ProcessHandle.current().pid()) {
-                throw new SignalsUnavailableException("jnr-posix's getpid() returned " + pid + " but this JVM is pid "
-                        + ProcessHandle.current().pid() + ": the native binding is not usable");
-            }
-        } catch (SignalsUnavailableException e) {
-            throw e;
-        } catch (RuntimeException | LinkageError e) {
-            throw new SignalsUnavailableException("cannot load the native C library through jnr-posix (" + e
-                    + "). jnr-ffi needs its jffi native stub for " + System.getProperty("os.arch")
-                    + ", extracted to java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
-                    + "), which must allow executing files (not mounted noexec); check also the"
-                    + " jnr.ffi.provider and jffi.boot.library.path system properties", e);
-        }
-        LibC libc = null;
-        try {
-            libc = LibraryLoader.create(LibC.class).failImmediately().load("c");
-        } catch (RuntimeException | LinkageError e) {
-            // Not fatal: without poll/waitid/pidfd_open, waiting falls back to polling /proc with a backoff,
-            // and exit statuses of children come from java.lang.Process only.
-            libc = null;
+            loaded = NativeLibc.get("kill");
+        } catch (io.github.procscope.api.NativeUnavailableException e) {
+            throw new SignalsUnavailableException(e.getMessage(), e);
         }
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-        return new NativeAccess(posix, libc, UNIFIED_SYSCALL_ARCHES.contains(arch));
+        return new NativeAccess(loaded.posix(), loaded.libc(), UNIFIED_SYSCALL_ARCHES.contains(arch));
     }
 
     /** @return this JVM's pid */

@@ -1,14 +1,12 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.NativeUnavailableException;
-import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.Out;
 import jnr.posix.FileStat;
+import jnr.constants.platform.OpenFlags;
 import jnr.posix.POSIX;
-import jnr.posix.POSIXFactory;
-import jnr.posix.util.DefaultPOSIXHandler;
 
 /**
  * The native file-system calls procscope needs and the JDK lacks: {@code stat}/{@code lstat} with the
@@ -39,34 +37,25 @@ final class NativeFs {
     static final int ELOOP = 40;
     static final int ESTALE = 116;
     static final int EPERM = 1;
-
-    /** The part of libc bound here. */
-    public interface LibC {
-        /**
-         * @param path a path
-         * @param buf  a {@code struct statvfs}
-         * @return 0, or -1 with errno set
-         */
-        int statvfs(String path, @Out Pointer buf);
-    }
+    static final int EINTR = 4;
+    static final int EAGAIN = 11;
+    static final int EPIPE = 32;
 
     /** statvfs(3)'s result, every field as the kernel gives it. */
     record Statvfs(long blockSize, long fragmentSize, long blocks, long blocksFree, long blocksAvailable,
                    long files, long filesFree, long flags) {
     }
 
-    private static final class Holder {
-        static final Object INSTANCE = load();
-    }
+    private static volatile NativeFs instance;
 
     private final POSIX posix;
-    private final LibC libc;
+    private final NativeLibc.LibC libc;
     private final jnr.ffi.Runtime runtime;
 
-    private NativeFs(POSIX posix, LibC libc) {
+    private NativeFs(POSIX posix, NativeLibc.LibC libc, jnr.ffi.Runtime runtime) {
         this.posix = posix;
         this.libc = libc;
-        this.runtime = jnr.ffi.Runtime.getRuntime(libc);
+        this.runtime = runtime;
     }
 
     /**
@@ -74,30 +63,40 @@ final class NativeFs {
      * @throws NativeUnavailableException if it could not be loaded
      */
     static NativeFs get() {
-        Object o = Holder.INSTANCE;
-        if (o instanceof NativeFs) {
-            return (NativeFs) o;
+        NativeFs f = instance;
+        if (f == null) {
+            NativeLibc.Loaded l = NativeLibc.get("stat/statvfs");
+            f = new NativeFs(l.posix(), l.libc(), l.runtime());
+            instance = f;
         }
-        RuntimeException failure = (RuntimeException) o;
-        throw new NativeUnavailableException("stat/statvfs", failure.getMessage(), failure);
+        return f;
     }
 
-    private static Object load() {
-        try {
-            if (!"64".equals(System.getProperty("sun.arch.data.model"))) {
-                return new IllegalStateException("procscope supports 64-bit JVMs only (this one is "
-                        + System.getProperty("sun.arch.data.model") + "-bit)");
-            }
-            POSIX posix = POSIXFactory.getNativePOSIX(new DefaultPOSIXHandler());
-            if (!posix.isNative()) {
-                return new IllegalStateException("jnr-posix could not load its native library");
-            }
-            LibC libc = LibraryLoader.create(LibC.class).load("c");
-            return new NativeFs(posix, libc);
-        } catch (RuntimeException | LinkageError e) {
-            return new IllegalStateException("loading the native binding failed (" + e + "); jnr-posix and"
-                    + " jnr-ffi need a platform that jffi supports", e);
-        }
+    /**
+     * {@code open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)}, for character devices such as
+     * {@code /dev/kmsg} that a blocking read would never release.
+     *
+     * @return a file descriptor, or minus the errno
+     */
+    int openNonBlocking(String path) {
+        int fd = posix.open(path, OpenFlags.O_RDONLY.intValue() | OpenFlags.O_NONBLOCK.intValue()
+                | OpenFlags.O_CLOEXEC.intValue(), 0);
+        return fd >= 0 ? fd : -Math.max(1, posix.errno());
+    }
+
+    /**
+     * {@code read(fd, buf, buf.length)}.
+     *
+     * @return the bytes read (0 at end of file), or minus the errno
+     */
+    int read(int fd, byte[] buf) {
+        int n = posix.read(fd, buf, buf.length);
+        return n >= 0 ? n : -Math.max(1, posix.errno());
+    }
+
+    /** {@code close(fd)}. */
+    void close(int fd) {
+        posix.close(fd);
     }
 
     /** @return a stat buffer for one thread's use */

@@ -1,0 +1,125 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.NativeUnavailableException;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.Out;
+import jnr.ffi.annotations.Variadic;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
+import jnr.posix.util.DefaultPOSIXHandler;
+
+import java.util.Locale;
+
+/**
+ * The one wall between procscope and native code: it loads, once per JVM and on first use, jnr-posix's
+ * native POSIX binding (never its pure-Java fallback, which fakes or refuses most calls) and a jnr-ffi
+ * binding of the few libc calls jnr-posix lacks. {@link NativeAccess} (processes and signals) and
+ * {@link NativeFs} (file systems) are its only users, and no jnr type leaves those three classes.
+ *
+ * <p>A loading failure is remembered and reported on every later use as a
+ * {@link NativeUnavailableException} naming the cause (an unsupported platform, a {@code noexec}
+ * temporary directory that jffi cannot extract its stub to, ...). Thread-safe.
+ */
+final class NativeLibc {
+    /** The libc calls jnr-posix does not offer. */
+    public interface LibC {
+        /**
+         * {@code long syscall(long number, ...)}.
+         *
+         * @param number the system call number
+         * @param arg1   first argument
+         * @param arg2   second argument
+         * @return the result, or -1 with errno set
+         */
+        @Variadic(fixedCount = 1)
+        long syscall(long number, long arg1, long arg2);
+
+        /**
+         * {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout)}.
+         *
+         * @param fds     the array of {@code struct pollfd}
+         * @param nfds    its length
+         * @param timeout milliseconds, -1 for none
+         * @return the number of ready descriptors, 0 on timeout, -1 with errno set
+         */
+        int poll(Pointer fds, long nfds, int timeout);
+
+        /**
+         * {@code int waitid(idtype_t idtype, id_t id, siginfo_t *infop, int options)}.
+         *
+         * @param idtype  P_PID
+         * @param id      the pid
+         * @param infop   a 128-byte siginfo_t
+         * @param options WEXITED | WNOHANG | WNOWAIT
+         * @return 0, or -1 with errno set
+         */
+        int waitid(int idtype, int id, Pointer infop, int options);
+
+        /**
+         * {@code int statvfs(const char *path, struct statvfs *buf)}.
+         *
+         * @param path a path
+         * @param buf  a {@code struct statvfs}
+         * @return 0, or -1 with errno set
+         */
+        int statvfs(String path, @Out Pointer buf);
+    }
+
+    /** What a successful load gives. */
+    record Loaded(POSIX posix, LibC libc, jnr.ffi.Runtime runtime) {
+    }
+
+    private static final class Holder {
+        static final Object RESULT = load();
+    }
+
+    private NativeLibc() {
+    }
+
+    /**
+     * @param call the system call the caller needs, for the message
+     * @return the loaded bindings
+     * @throws NativeUnavailableException if they could not be loaded on this machine
+     */
+    static Loaded get(String call) {
+        Object r = Holder.RESULT;
+        if (r instanceof Loaded) {
+            return (Loaded) r;
+        }
+        RuntimeException failure = (RuntimeException) r;
+        throw new NativeUnavailableException(call, failure.getMessage(), failure.getCause());
+    }
+
+    private static Object load() {
+        try {
+            String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
+            if (!os.contains("linux")) {
+                return new IllegalStateException("procscope's native calls need Linux; this JVM runs on "
+                        + System.getProperty("os.name"));
+            }
+            if (!"64".equals(System.getProperty("sun.arch.data.model"))) {
+                return new IllegalStateException("procscope supports 64-bit JVMs only (this one is "
+                        + System.getProperty("sun.arch.data.model") + "-bit)");
+            }
+            POSIX posix = POSIXFactory.getNativePOSIX(new DefaultPOSIXHandler());
+            if (posix == null || !posix.isNative()) {
+                return new IllegalStateException("jnr-posix offered no native POSIX implementation for "
+                        + System.getProperty("os.arch") + "; its pure-Java fallback is not used");
+            }
+            long pid = posix.getpid();
+            if (pid != ProcessHandle.current().pid()) {
+                return new IllegalStateException("jnr-posix's getpid() returned " + pid + " but this JVM is pid "
+                        + ProcessHandle.current().pid() + ": the native binding is not usable");
+            }
+            LibC libc = LibraryLoader.create(LibC.class).failImmediately().load("c");
+            return new Loaded(posix, libc, jnr.ffi.Runtime.getRuntime(libc));
+        } catch (RuntimeException | LinkageError e) {
+            return new IllegalStateException("cannot load the native C library through jnr-posix/jnr-ffi (" + e
+                    + "). jnr-ffi needs its jffi native stub for " + System.getProperty("os.arch")
+                    + ", extracted to java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
+                    + "), which must allow executing files (not mounted noexec); check also the"
+                    + " jnr.ffi.provider and jffi.boot.library.path system properties", e);
+        }
+    }
+}
