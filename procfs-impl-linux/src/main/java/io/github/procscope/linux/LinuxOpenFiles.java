@@ -238,19 +238,7 @@ public final class LinuxOpenFiles implements OpenFiles {
 
     /** @return the descriptor number a directory entry names, or -1 if it names none */
     static int parseFd(String name) {
-        int n = name.length();
-        if (n == 0 || n > 10) {
-            return -1;
-        }
-        long v = 0;
-        for (int i = 0; i < n; i++) {
-            char c = name.charAt(i);
-            if (c < '0' || c > '9') {
-                return -1;
-            }
-            v = v * 10 + (c - '0');
-        }
-        return v <= Integer.MAX_VALUE ? (int) v : -1;
+        return (int) LinuxProcfs.parseDecimalName(name, Integer.MAX_VALUE);
     }
 
     @Override

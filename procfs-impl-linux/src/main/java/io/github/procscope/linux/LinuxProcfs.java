@@ -146,7 +146,7 @@ public final class LinuxProcfs implements ProcessTable {
         ProcBuffer buf = new ProcBuffer();
         String dir = prefix + pid;
         Path file = Path.of(dir, "status");
-        readRequired(pid, dir, file, buf);
+        buf.readProcessFile(pid, Path.of(dir), file);
         return StatusParser.parse(file, buf.bytes(), buf.length());
     }
 
@@ -156,7 +156,7 @@ public final class LinuxProcfs implements ProcessTable {
         ProcBuffer buf = new ProcBuffer();
         String dir = prefix + pid;
         Path file = Path.of(dir, "cmdline");
-        readRequired(pid, dir, file, buf);
+        buf.readProcessFile(pid, Path.of(dir), file);
         return CmdlineParser.parse(buf.bytes(), buf.length());
     }
 
@@ -301,25 +301,6 @@ public final class LinuxProcfs implements ProcessTable {
         throw new NoSuchProcessException(pid);
     }
 
-    /** Reads a per-process file that the caller asked for by name, translating every outcome to a type. */
-    private void readRequired(long pid, String dir, Path file, ProcBuffer buf) {
-        switch (buf.read(file)) {
-            case OK:
-                return;
-            case DENIED:
-                throw new ProcessAccessDeniedException(pid, file);
-            case GONE:
-                throw new NoSuchProcessException(pid);
-            case NOT_FOUND:
-            default:
-                if (!Files.exists(Path.of(dir, "stat"))) {
-                    throw new NoSuchProcessException(pid);
-                }
-                throw new ProcfsException(file, file + " is missing although pid " + pid
-                        + " exists (a kernel without this file?)");
-        }
-    }
-
     private Instant startTime(ProcessStat stat) {
         return bootTime.plus(constants.ticks(stat.startTimeTicks()));
     }
@@ -354,6 +335,16 @@ public final class LinuxProcfs implements ProcessTable {
 
     /** @return the number a directory name spells, or -1 if it is not a positive pid */
     static long parseId(String name) {
+        long v = parseDecimalName(name, Pids.PID_MAX_LIMIT);
+        return v > 0 ? v : -1;
+    }
+
+    /**
+     * @param name a directory entry's name
+     * @param max  the largest value accepted
+     * @return the non-negative decimal number the name spells, or -1 if it spells none or one above {@code max}
+     */
+    static long parseDecimalName(String name, long max) {
         int n = name.length();
         if (n == 0 || n > 10) {
             return -1;
@@ -366,7 +357,7 @@ public final class LinuxProcfs implements ProcessTable {
             }
             v = v * 10 + (c - '0');
         }
-        return v > 0 && v <= Pids.PID_MAX_LIMIT ? v : -1;
+        return v <= max ? v : -1;
     }
 
     @Override
