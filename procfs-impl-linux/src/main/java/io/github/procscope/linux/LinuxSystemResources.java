@@ -292,7 +292,7 @@ public final class LinuxSystemResources implements SystemResources {
     }
 
     /** Maps an absolute path under /sys to the sysfs root given to this instance. */
-    private Path underSys(String mountPoint) {
+    Path underSys(String mountPoint) {
         if (mountPoint.equals("/sys")) {
             return sys;
         }

@@ -1,5 +1,7 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.diagnose.CgroupOomCount;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.KernelLog;
@@ -10,24 +12,42 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
-/** OOM kills recorded in the kernel log: the trace a SIGKILLed training run leaves nowhere else. */
+/**
+ * OOM kills: each kill the kernel log still holds (pid, comm, time, memory figures, cgroup), and the
+ * memory cgroups' own {@code oom_kill} counters, which need no privilege and never scroll away but name
+ * no process. A counter whose kills are all in the log adds its count to those findings; one whose kills
+ * are not (the log was unreadable or has scrolled) is a finding of its own.
+ */
 final class OomKillCheck implements DoctorCheck {
-    private final KernelLog log;
+    private final Optional<KernelLog> log;
+    private final Supplier<List<CgroupOomCount>> counters;
 
-    OomKillCheck(KernelLog log) {
+    OomKillCheck(Optional<KernelLog> log, Supplier<List<CgroupOomCount>> counters) {
         this.log = log;
+        this.counters = counters;
     }
 
     @Override
     public String name() {
-        return "kernel log";
+        return "OOM kills";
     }
 
     @Override
     public List<Finding> run(Examination e) {
+        List<OomKill> kills = List.of();
+        if (log.isPresent()) {
+            try {
+                kills = log.get().oomKills();
+            } catch (ProcscopeException ex) {
+                e.note("kernel log: " + ex.getMessage());
+            }
+        }
+        List<CgroupOomCount> counts = counters.get();
         List<Finding> out = new ArrayList<>();
-        for (OomKill k : log.oomKills()) {
+        for (OomKill k : kills) {
             Map<String, Object> ev = new LinkedHashMap<>();
             ev.put("pid", k.pid());
             ev.put("comm", k.comm());
@@ -40,16 +60,36 @@ final class OomKillCheck implements DoctorCheck {
             ev.put("memoryCgroup", k.memoryCgroup());
             k.cgroup().ifPresent(v -> ev.put("cgroup", v));
             k.constraint().ifPresent(v -> ev.put("constraint", v));
+            k.cgroup().flatMap(cg -> counts.stream().filter(c -> c.cgroup().equals(cg)).findFirst())
+                    .ifPresent(c -> ev.put("cgroupOomKills", c.oomKills()));
             String where = k.memoryCgroup() ? "its memory cgroup" + k.cgroup().map(c -> " " + c).orElse("") + " hit its limit"
                     : "the machine ran out of memory";
             out.add(new Finding(FindingKind.OOM_KILL, Severity.WARNING, List.of(k.pid()),
                     "the OOM killer ended pid " + k.pid() + " (" + k.comm() + ")" + k.time().map(t -> " at " + t).orElse("")
                             + ": " + where + k.anonRssBytes().stream().mapToObj(v -> ", anon-rss " + (v >> 20) + " MiB")
                             .findFirst().orElse(""),
-                    ev, "It got SIGKILL (exit status 137) and could leave no traceback. Record its RSS over time "
-                    + "(procscope watch PID) to see it climb; look for a dataset loaded whole into RAM, a copy per "
-                    + "DataLoader worker, or tensors kept with their graphs; or give it a higher memory limit."));
+                    ev, ADVICE));
+        }
+        for (CgroupOomCount c : counts) {
+            long logged = kills.stream().filter(k -> k.cgroup().map(c.cgroup()::equals).orElse(false)).count();
+            if (logged >= c.oomKills()) {
+                continue;
+            }
+            Map<String, Object> ev = new LinkedHashMap<>();
+            ev.put("cgroup", c.cgroup());
+            ev.put("version", c.version());
+            ev.put("oomKills", c.oomKills());
+            c.ooms().ifPresent(v -> ev.put("ooms", v));
+            ev.put("inKernelLog", logged);
+            out.add(new Finding(FindingKind.OOM_KILL, Severity.WARNING, List.of(),
+                    "cgroup " + c.cgroup() + " recorded " + c.oomKills() + " OOM kill(s)"
+                            + (logged > 0 ? ", " + logged + " of them in the kernel log" : ""),
+                    ev, ADVICE + " The kernel log (dmesg, as root) names the processes."));
         }
         return out;
     }
+
+    private static final String ADVICE = "It got SIGKILL (exit status 137) and could leave no traceback. Record its "
+            + "RSS over time (procscope watch PID) to see it climb; look for a dataset loaded whole into RAM, a copy "
+            + "per DataLoader worker, or tensors kept with their graphs; or give it a higher memory limit.";
 }

@@ -20,11 +20,13 @@ import java.util.Set;
  * @param orphanMinAge               an orphan idle over the window and older than this is a warning
  * @param hangupMinAge               terminal processes younger than this are not reported as hang-up vulnerable
  * @param subreapers                 pids known to be subreapers (orphans are re-parented to them)
+ * @param deletedOpenMinBytes        deleted-but-open files holding less than this on a file system are not reported
  */
 public record DoctorOptions(Duration sampleWindow, double diskUsedPercent, double inodesUsedPercent,
                             double memoryAvailablePercent, double cgroupUsagePercent,
                             double gpuIdleUtilizationPercent, long gpuIdleMemoryBytes, double ioUtilPercent,
-                            double ioAwaitMillis, Duration orphanMinAge, Duration hangupMinAge, Set<Long> subreapers) {
+                            double ioAwaitMillis, Duration orphanMinAge, Duration hangupMinAge, Set<Long> subreapers,
+                            long deletedOpenMinBytes) {
 
     /** Checks every value. */
     public DoctorOptions {
@@ -50,6 +52,9 @@ public record DoctorOptions(Duration sampleWindow, double diskUsedPercent, doubl
             throw new IllegalArgumentException("ages must not be negative");
         }
         subreapers = Set.copyOf(subreapers);
+        if (deletedOpenMinBytes < 0) {
+            throw new IllegalArgumentException("deletedOpenMinBytes must not be negative: " + deletedOpenMinBytes);
+        }
     }
 
     private static void percent(String name, double v) {
@@ -62,59 +67,66 @@ public record DoctorOptions(Duration sampleWindow, double diskUsedPercent, doubl
      * @return a 3-second window; disks and inodes at 90%; memory available under 10%; cgroups at 90% of
      *         their limit; GPUs idle under 5% utilization while holding over 1 GiB (the seed's rule);
      *         disks at 80% util with 50 ms waits; orphans idle and older than 10 minutes; terminal
-     *         processes older than 1 minute
+     *         processes older than 1 minute; deleted-but-open files from 10 MiB per file system
      */
     public static DoctorOptions defaults() {
         return new DoctorOptions(Duration.ofSeconds(3), 90, 90, 10, 90, 5, 1L << 30, 80, 50,
-                Duration.ofMinutes(10), Duration.ofMinutes(1), Set.of());
+                Duration.ofMinutes(10), Duration.ofMinutes(1), Set.of(), 10L << 20);
     }
 
     /** @return a copy with another sample window */
     public DoctorOptions withSampleWindow(Duration d) {
         return new DoctorOptions(d, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent, cgroupUsagePercent,
                 gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
-                hangupMinAge, subreapers);
+                hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
     /** @return a copy with other disk thresholds */
     public DoctorOptions withDiskThresholds(double usedPercent, double inodesPercent) {
         return new DoctorOptions(sampleWindow, usedPercent, inodesPercent, memoryAvailablePercent, cgroupUsagePercent,
                 gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
-                hangupMinAge, subreapers);
+                hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
     /** @return a copy with other memory thresholds */
     public DoctorOptions withMemoryThresholds(double availablePercent, double cgroupPercent) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, availablePercent, cgroupPercent,
                 gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
-                hangupMinAge, subreapers);
+                hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
     /** @return a copy with other GPU idle-holding thresholds */
     public DoctorOptions withGpuIdleThresholds(double utilizationPercent, long memoryBytes) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, utilizationPercent, memoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
-                hangupMinAge, subreapers);
+                hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
     /** @return a copy with other I/O bottleneck thresholds */
     public DoctorOptions withIoThresholds(double utilPercent, double awaitMillis) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, utilPercent, awaitMillis,
-                orphanMinAge, hangupMinAge, subreapers);
+                orphanMinAge, hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
     /** @return a copy with other process age thresholds */
     public DoctorOptions withAges(Duration orphan, Duration hangup) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis,
-                orphan, hangup, subreapers);
+                orphan, hangup, subreapers, deletedOpenMinBytes);
+    }
+
+    /** @return a copy that reports deleted-but-open files from this many bytes per file system */
+    public DoctorOptions withDeletedOpenMinBytes(long bytes) {
+        return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
+                cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis,
+                orphanMinAge, hangupMinAge, subreapers, bytes);
     }
 
     /** @return a copy that knows these subreapers */
     public DoctorOptions withSubreapers(Set<Long> pids) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis,
-                orphanMinAge, hangupMinAge, pids);
+                orphanMinAge, hangupMinAge, pids, deletedOpenMinBytes);
     }
 }
