@@ -3,38 +3,28 @@ package io.github.procscope.linux;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
+import io.github.procscope.api.diagnose.Inits;
 import io.github.procscope.api.diagnose.Severity;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * Whether PID 1 of this pid namespace is an init, which reaps the orphans it adopts. In a container,
  * PID 1 is usually the application itself, and then adopted zombies accumulate.
  */
 final class Pid1Check implements DoctorCheck {
-    /** Command names of programs that reap adopted children. */
-    static final Set<String> INITS = Set.of("systemd", "init", "tini", "tini-static", "dumb-init", "docker-init",
-            "catatonit", "s6-svscan", "runit", "runit-init", "openrc-init", "upstart", "sinit", "busybox",
-            "supervisord", "launchd", "containerd-shim", "conmon", "podman-init", "pause", "runsvdir");
-
     @Override
     public String name() {
         return "pid 1";
     }
 
-    /** @return whether the comm names a known init */
-    static boolean isInit(String comm) {
-        return INITS.contains(comm) || comm.startsWith("systemd");
-    }
-
     @Override
     public List<Finding> run(Examination e) {
         Optional<ProcessInfo> one = e.after().find(1);
-        if (one.isEmpty() || isInit(one.get().comm())) {
+        if (one.isEmpty() || Inits.isInit(one.get().comm())) {
             return List.of();
         }
         ProcessInfo p = one.get();

@@ -6,7 +6,10 @@ import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.linux.LinuxDoctor;
+import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.linux.LinuxKernelLog;
+import io.github.procscope.linux.LinuxOpenFiles;
+import io.github.procscope.linux.LinuxSystemResources;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -23,7 +26,9 @@ import java.util.stream.Collectors;
 /** {@code procscope doctor}: the seed's map from symptom to cause, run on this machine. */
 @Command(name = "doctor", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Look for zombies, orphans, a PID 1 that does not reap, terminal sessions that die on",
-                "hang-up, OOM kills and more, each with the pids involved, the numbers read and advice.",
+                "hang-up, OOM kills, deleted files still holding space, full disks and inodes, memory",
+                "pressure, I/O bottlenecks, idle GPUs holding memory and GPU ghosts: each with the pids",
+                "involved, the numbers read and advice.",
                 "Exit status: 0 when clean, 1 when a finding of warning severity or above exists."},
         footer = {"", "Examples:", "  procscope doctor", "  procscope --json doctor --window 10s --disk-threshold 95"})
 final class DoctorCommand implements Callable<Integer> {
@@ -59,17 +64,50 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--kmsg", paramLabel = "FILE", description = "Read this kernel log (kmsg format) instead of /dev/kmsg.")
     Path kmsg;
 
+    @Option(names = "--cgroup-threshold", paramLabel = "PERCENT",
+            description = "A memory cgroup's working set at this % of its limit is pressure (default: 90).")
+    double cgroupThreshold = DoctorOptions.defaults().cgroupUsagePercent();
+
+    @Option(names = "--gpu-idle-util", paramLabel = "PERCENT",
+            description = "Mean GPU utilization below this is idle (default: 5).")
+    double gpuIdleUtil = DoctorOptions.defaults().gpuIdleUtilizationPercent();
+
+    @Option(names = "--gpu-idle-memory-mib", paramLabel = "MIB",
+            description = "An idle GPU using more than this holds memory (default: 1024).")
+    long gpuIdleMemoryMib = DoctorOptions.defaults().gpuIdleMemoryBytes() >> 20;
+
+    @Option(names = "--io-util", paramLabel = "PERCENT", description = "Disk %util that counts as busy (default: 80).")
+    double ioUtil = DoctorOptions.defaults().ioUtilPercent();
+
+    @Option(names = "--io-await", paramLabel = "MS", description = "Mean wait that counts as slow (default: 50).")
+    double ioAwait = DoctorOptions.defaults().ioAwaitMillis();
+
+    @Option(names = "--deleted-min-mib", paramLabel = "MIB",
+            description = "Report deleted-but-open files from this much per file system (default: 10).")
+    long deletedMinMib = DoctorOptions.defaults().deletedOpenMinBytes() >> 20;
+
+    @Option(names = "--no-gpu", description = "Do not look at GPUs.")
+    boolean noGpu;
+
     @Override
     public Integer call() {
         Context ctx = root.context();
         DoctorOptions options = DoctorOptions.defaults().withSampleWindow(window)
                 .withDiskThresholds(disk, inodes)
-                .withMemoryThresholds(memoryAvailable, DoctorOptions.defaults().cgroupUsagePercent())
+                .withMemoryThresholds(memoryAvailable, cgroupThreshold)
+                .withGpuIdleThresholds(gpuIdleUtil, gpuIdleMemoryMib << 20)
+                .withIoThresholds(ioUtil, ioAwait)
+                .withDeletedOpenMinBytes(deletedMinMib << 20)
                 .withAges(orphanAge, hangupAge)
                 .withSubreapers(Set.copyOf(subreapers));
-        LinuxDoctor doctor = LinuxDoctor.builder(ctx.procfs())
+        LinuxDoctor.Builder builder = LinuxDoctor.builder(ctx.procfs())
                 .kernelLog(LinuxKernelLog.at(kmsg != null ? kmsg : Path.of("/dev/kmsg"), ctx.procfs().bootTime()))
-                .build();
+                .systemResources(LinuxSystemResources.at(ctx.procfsRoot(), ctx.sysfsRoot()))
+                .openFiles(LinuxOpenFiles.at(ctx.procfsRoot()));
+        if (!noGpu) {
+            builder.gpus(Gpus::open);
+        }
+        LinuxDoctor doctor = builder.build();
         Diagnosis d = doctor.examine(options);
         if (ctx.json()) {
             ctx.printJson(json(d));

@@ -25,7 +25,7 @@ import java.util.concurrent.Callable;
         sortOptions = false,
         description = {"See processes, memory, files and GPUs; stop process trees safely.",
                 "Without a subcommand: an overview of this machine."},
-        subcommands = {PsCommand.class, TreeCommand.class, ThreadsCommand.class, DoctorCommand.class,
+        subcommands = {PsCommand.class, TreeCommand.class, ThreadsCommand.class, DoctorCommand.class, LabCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  procscope                     overview",
                 "  procscope ps --sort=-rss      processes, largest resident memory first",
