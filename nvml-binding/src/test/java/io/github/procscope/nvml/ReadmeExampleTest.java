@@ -24,7 +24,7 @@ import static io.github.procscope.nvml.NvmlDouble.NO_INSTANCE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The README's GPU example, verbatim in {@link #example(Duration)}, run against the double. */
+/** The README's GPU example (as in {@link #example(Duration)}) run against the double; the README's own text runs in the examples module's ReadmeSnippetsTest. */
 class ReadmeExampleTest {
 
     @AfterEach
