@@ -1,6 +1,6 @@
 package io.github.procscope.linux;
 
-import io.github.procscope.testing.Commands;
+import io.github.procscope.testing.Unprivileged;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,8 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -29,21 +27,16 @@ class NonRootTest {
 
     @Test
     void nobodySnapshotsEveryProcessWithoutCrashing(@TempDir Path tmp) throws Exception {
-        assumeTrue("root".equals(System.getProperty("user.name")), "needs root to switch to nobody");
-        assumeTrue(Commands.available("setpriv"), "needs setpriv (util-linux)");
+        assumeTrue(Unprivileged.available(), "needs root and setpriv (util-linux) to switch to nobody");
 
         Path fixture = tmp.resolve("proc");
         copyTree(Fixtures.proc(), fixture);
         Files.setPosixFilePermissions(fixture.resolve("500/status"), PosixFilePermissions.fromString("---------"));
         Files.setPosixFilePermissions(fixture.resolve("500/cmdline"), PosixFilePermissions.fromString("---------"));
-        List<String> cp = classPathCopy(tmp.resolve("cp"));
         openUp(tmp);
 
         int rootCount = LinuxProcfs.system().snapshot().size();
-        List<String> cmd = new ArrayList<>(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                ProcessHandle.current().info().command().orElseThrow(), "-Xshare:auto", "-cp", String.join(":", cp),
-                NonRootProbe.class.getName(), fixture.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Process p = Unprivileged.java(NonRootProbe.class, fixture.toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "probe finished");
         assertEquals(0, p.exitValue(), out);
@@ -63,26 +56,6 @@ class NonRootTest {
         assertEquals("true", kv.get("lockedCmdlineEmpty"), out);
         assertEquals("locked", kv.get("lockedComm"), out);
         assertEquals("denied pid=500 file=status", kv.get("lockedStatus"), out);
-    }
-
-    /** Copies this JVM's class path (directories and jars) somewhere nobody can read it. */
-    private static List<String> classPathCopy(Path into) throws IOException {
-        List<String> out = new ArrayList<>();
-        int i = 0;
-        for (String entry : System.getProperty("java.class.path").split(":")) {
-            Path p = Path.of(entry);
-            Path dest = into.resolve("e" + i++ + (Files.isDirectory(p) ? "" : ".jar"));
-            if (Files.isDirectory(p)) {
-                copyTree(p, dest);
-            } else if (Files.isRegularFile(p)) {
-                Files.createDirectories(into);
-                Files.copy(p, dest);
-            } else {
-                continue;
-            }
-            out.add(dest.toString());
-        }
-        return out;
     }
 
     private static void copyTree(Path from, Path to) throws IOException {

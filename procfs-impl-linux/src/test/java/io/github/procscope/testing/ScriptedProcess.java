@@ -10,7 +10,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.concurrent.CompletableFuture;
@@ -35,7 +34,6 @@ import java.util.stream.Stream;
  */
 public final class ScriptedProcess {
     private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(60);
-    private static Path binary;
 
     private final Process process;
     private final BufferedReader out;
@@ -109,39 +107,9 @@ public final class ScriptedProcess {
         return answer.substring(2).trim();
     }
 
-    /** @return the compiled helper, compiling it on first use */
-    public static synchronized Path binary() {
-        if (binary != null) {
-            return binary;
-        }
-        try {
-            Path dir = Files.createTempDirectory("procscope-helper");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir)));
-            Path source = dir.resolve("memhelper.c");
-            try (InputStream s = ScriptedProcess.class.getResourceAsStream("/helpers/memhelper.c")) {
-                if (s == null) {
-                    throw new AssertionError("helpers/memhelper.c is not on the test class path");
-                }
-                Files.copy(s, source, StandardCopyOption.REPLACE_EXISTING);
-            }
-            Path exe = dir.resolve("memhelper");
-            if (!Commands.available("gcc")) {
-                throw new AssertionError("gcc is needed to build the test helper (apt-get install gcc)");
-            }
-            Process gcc = new ProcessBuilder("gcc", "-O1", "-Wall", "-o", exe.toString(), source.toString())
-                    .redirectErrorStream(true).start();
-            String log = new String(gcc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (!gcc.waitFor(120, TimeUnit.SECONDS) || gcc.exitValue() != 0) {
-                throw new AssertionError("gcc failed to build the test helper: " + log);
-            }
-            binary = exe;
-            return exe;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
+    /** @return the compiled helper ({@code src/test/c/memhelper.c}), compiling it on first use */
+    public static Path binary() {
+        return NativeHelpers.executable("memhelper");
     }
 
     static void deleteTree(Path dir) {
