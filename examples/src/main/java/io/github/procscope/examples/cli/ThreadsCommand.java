@@ -40,7 +40,7 @@ final class ThreadsCommand implements Callable<Integer> {
         for (ThreadInfo t : threads) {
             table.row(t.tid(), t.state().letter(), Units.elapsed(t.stat().cpuTime()), t.name());
         }
-        table.print(ctx.out(), Table.terminalWidth());
+        table.print(ctx.out(), ctx.width());
         return ProcscopeCli.OK;
     }
 }

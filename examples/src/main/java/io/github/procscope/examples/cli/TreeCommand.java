@@ -44,7 +44,7 @@ final class TreeCommand implements Callable<Integer> {
             ctx.printJson(pid != null ? arr.get(0) : arr);
             return ProcscopeCli.OK;
         }
-        int width = Table.terminalWidth();
+        int width = ctx.width();
         for (ProcessInfo p : tops) {
             print(ctx.out(), tree, p, "", "", width);
         }
