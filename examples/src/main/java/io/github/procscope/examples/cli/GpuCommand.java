@@ -160,7 +160,9 @@ final class GpuCommand implements Callable<Integer> {
     // ------------------------------------------------------------------ --watch
 
     private void watch(Context ctx, Gpus gpus) throws InterruptedException {
-        Duration window = count == null ? Duration.ofMinutes(5) : watch.multipliedBy(count + 1L);
+        // The verdict covers the whole run when it has a count (however slowly the rounds come); a run without one
+        // keeps the last five minutes.
+        Duration window = count == null ? Duration.ofMinutes(5) : watch.multipliedBy(count).plusMinutes(1);
         try (GpuMonitor monitor = GpuMonitor.builder(gpus).interval(watch).window(window).build()) {
             if (!ctx.json()) {
                 ctx.out().println(DmonFormat.header());
@@ -208,7 +210,7 @@ final class GpuCommand implements Callable<Integer> {
             case NOT_IDLE_HOLDING -> "not idle-holding";
             case INSUFFICIENT_DATA -> "too few samples to judge idleness";
         };
-        return String.format(Locale.ROOT, "# gpu %d over %.1fs (%d samples): mean util %s, max %s, mean memory %s: %s",
+        return String.format(Locale.ROOT, "# gpu %d over %.2fs (%d samples): mean util %s, max %s, mean memory %s: %s",
                 s.deviceIndex(), Units.seconds(s.span()), s.samples(),
                 s.meanGpuUtilizationPercent().isPresent()
                         ? String.format(Locale.ROOT, "%.1f%%", s.meanGpuUtilizationPercent().getAsDouble()) : "-",
@@ -307,8 +309,8 @@ final class GpuCommand implements Callable<Integer> {
     }
 
     private static void print(PrintStream out, Gpus gpus, Map<Long, GpuUser> users, int width) {
-        out.printf("NVIDIA driver %s, CUDA %s, %d GPU(s)%n", gpus.driverVersion(),
-                gpus.cudaDriverVersion().map(Object::toString).orElse("-"), gpus.devices().size());
+        Table.wrap(out, String.format("NVIDIA driver %s, CUDA %s, %d GPU(s)", gpus.driverVersion(),
+                gpus.cudaDriverVersion().map(Object::toString).orElse("-"), gpus.devices().size()), "  ", width);
         Table t = new Table().right("GPU").left("NAME").left("BUS-ID").right("TEMP").right("POWER").right("MEMORY")
                 .right("UTIL").right("MEM%").left("PERF");
         List<Object[]> procRows = new ArrayList<>();
@@ -333,11 +335,11 @@ final class GpuCommand implements Callable<Integer> {
         }
         t.print(out, width);
         for (InaccessibleGpu g : gpus.inaccessibleDevices()) {
-            out.println("GPU " + g.index() + " not accessible: " + g.nvmlReturn() + ": " + g.message());
+            Table.wrap(out, "GPU " + g.index() + " not accessible: " + g.nvmlReturn() + ": " + g.message(), "  ", width);
         }
         out.println();
         if (procRows.isEmpty()) {
-            out.println("No process is using a GPU.");
+            out.println("No process is using a GPU (that NVML lists).");
         } else {
             Table pt = new Table().right("GPU").right("PID").left("TYPE").left("COMMAND").right("GPU MEM").left("NOTE");
             procRows.forEach(pt::row);
@@ -346,12 +348,13 @@ final class GpuCommand implements Callable<Integer> {
         List<GpuUser> fdOnly = users.values().stream().filter(u -> !u.listedByNvml())
                 .sorted(Comparator.comparingLong(GpuUser::pid)).toList();
         for (GpuUser u : fdOnly) {
-            out.printf("pid %d (%s) holds %s open but NVML does not list it (another pid namespace?)%n", u.pid(),
-                    Table.printable(u.process().map(ProcessInfo::comm).orElse("?")),
+            Table.wrap(out, String.format("pid %d (%s) holds %s open but NVML does not list it (another pid"
+                    + " namespace?)", u.pid(), u.process().map(ProcessInfo::comm).orElse("?"),
                     u.openDeviceMinors().stream().map(m -> "/dev/nvidia" + m).reduce((a, b) -> a + ", " + b)
-                            .orElse("/dev/nvidia*"));
+                            .orElse("/dev/nvidia*")), "  ", width);
         }
-        out.println("GPU utilization is a duty cycle (time a kernel ran), not SM occupancy.");
+        Table.wrap(out, "GPU utilization is a duty cycle (the share of time a kernel ran), not SM occupancy.", "  ",
+                width);
     }
 
     private static String shorten(String s, int max) {

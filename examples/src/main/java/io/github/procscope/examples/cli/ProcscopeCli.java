@@ -104,9 +104,18 @@ public final class ProcscopeCli implements Callable<Integer> {
         });
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine cmd = ex.getCommandLine();
-            err.println(cmd.getCommandName().equals("procscope") ? "procscope: " + oneLine(ex.getMessage())
-                    : "procscope " + cmd.getCommandName() + ": " + oneLine(ex.getMessage())
-                    + " (see 'procscope " + cmd.getCommandName() + " --help')");
+            if (cmd.getCommandName().equals("procscope")) {
+                if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+                        && !u.getUnmatched().get(0).startsWith("-")) {
+                    err.println("procscope: unknown subcommand '" + u.getUnmatched().get(0)
+                            + "' (see 'procscope --help' for the list)");
+                } else {
+                    err.println("procscope: " + oneLine(ex.getMessage()) + " (see 'procscope --help')");
+                }
+            } else {
+                err.println("procscope " + cmd.getCommandName() + ": " + oneLine(ex.getMessage())
+                        + " (see 'procscope " + cmd.getCommandName() + " --help')");
+            }
             return USAGE;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {

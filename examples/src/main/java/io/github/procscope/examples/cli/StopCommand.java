@@ -49,9 +49,9 @@ final class StopCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Context ctx = root.context();
+        StopOptions options = StopOptions.defaults().withSignal(signal).withGracePeriod(grace);
         Signals signals = ctx.signals("stop");
         ProcessKey key = ctx.procfs().key(pid);
-        StopOptions options = StopOptions.defaults().withSignal(signal).withGracePeriod(grace);
         StopReport report = tree ? signals.stopTree(key, options) : signals.stop(key, options);
         if (ctx.json()) {
             ctx.printJson(json(report));
