@@ -13,11 +13,13 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope deleted}: deleted files still held open, as {@code lsof +L1} lists them. */
 @Command(name = "deleted", mixinStandardHelpOptions = true,
-        description = {"Find deleted files that processes still hold open (lsof +L1). Their blocks stay",
-                "allocated until the last holder closes them or exits: this is the gap between df (which",
-                "counts them) and du (which cannot see them). totalBytes is the space they hold, each file",
-                "counted once; it comes back when the holders end. Without root, other users' processes",
-                "cannot be read: they are counted and named."},
+        description = {"Find deleted files still held open (lsof +L1).",
+                "A deleted file's blocks stay allocated until the last process holding it closes it or "
+                        + "exits: this is the gap between df (which counts them) and du (which cannot see them). "
+                        + "totalBytes is the space they hold, each file counted once; it comes back when the holders "
+                        + "end.",
+                "Without root, other users' processes cannot be read: they are counted and their pids "
+                        + "listed."},
         footer = {"", "Examples:", "  procscope deleted", "  procscope --json deleted"})
 final class DeletedCommand implements Callable<Integer> {
     @ParentCommand

@@ -11,11 +11,12 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope demo-train}: the training loop that checkpoints when it is preempted. */
 @Command(name = "demo-train", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a simulated training loop that checkpoints on preemption: it prints 'step K' after",
-                "each step; on TERM (or INT, or USR1) it finishes the step it is in, writes its checkpoint",
-                "atomically (a temporary file, then a rename) and exits with 143 (128 + TERM's 15). Started",
-                "again with the same checkpoint, it prints 'resumed after step K' and carries on.",
-                "Try: start it, then 'procscope stop PID' from another terminal."},
+        description = {"Run a training loop that checkpoints when it is preempted.",
+                "It prints 'step K' after each simulated step. On TERM (or INT, or USR1) it finishes the "
+                        + "step it is in, writes its checkpoint atomically (a temporary file, then a rename) and "
+                        + "exits with 143 (128 + TERM's 15). Started again with the same checkpoint, it prints "
+                        + "'resumed after step K' and carries on.",
+                "Try it: start it, then run 'procscope stop PID' from another terminal."},
         footer = {"", "Example:", "  procscope demo-train --checkpoint run.ckpt --steps 100 --step-ms 200"})
 final class DemoTrainCommand implements Callable<Integer> {
     @ParentCommand

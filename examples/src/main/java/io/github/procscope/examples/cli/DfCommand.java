@@ -20,12 +20,14 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope df [--inodes] [PATH...]}: file systems with their space or inodes, as {@code df} shows them. */
 @Command(name = "df", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Show mounted file systems with size, used, available and use% like df -h (with --inodes,",
-                "like df -i). Use% is used / (used + available), rounded up, as df computes it: the blocks",
-                "reserved for root do not count as available. A disk can be 'full' with free blocks when it",
-                "runs out of inodes (many small files): check --inodes. Pseudo file systems (proc, sysfs,",
-                "cgroup...) and repeated mounts of one device are left out unless --all is given.",
-                "Mount points come from the procfs root's self/mountinfo; their figures from statvfs(2)."},
+        description = {"Show file systems with their space or inodes, like df.",
+                "Size, used, available and use%% like df -h, or inodes like df -i with --inodes. Use%% is "
+                        + "used / (used + available), rounded up, as df computes it: the blocks reserved for root do "
+                        + "not count as available. A disk can be full with free blocks when it runs out of inodes "
+                        + "(many small files): check --inodes.",
+                "Pseudo file systems (proc, sysfs, cgroup...) and repeated mounts of one device are left "
+                        + "out unless --all is given. Mount points come from the procfs root's self/mountinfo, their "
+                        + "figures from statvfs(2)."},
         footer = {"", "Examples:", "  procscope df", "  procscope df --inodes /data", "  procscope --json df --all"})
 final class DfCommand implements Callable<Integer> {
     @ParentCommand

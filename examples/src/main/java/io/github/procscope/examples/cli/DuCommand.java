@@ -18,11 +18,13 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope du PATH [--top N]}: disk usage under a directory and its largest subdirectories. */
 @Command(name = "du", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Measure disk usage under a directory like du -x: the space its files take on disk",
-                "(allocated blocks, each hard-linked file once, without crossing into other file systems),",
-                "and its largest directories, nested ones included. APPARENT is the sum of file sizes",
-                "(du -b): smaller for sparse files, larger for many tiny ones. If df says a disk is fuller",
-                "than du can account for, deleted files may still be held open: see 'procscope deleted'."},
+        description = {"Measure disk usage under a directory, like du -x.",
+                "SIZE is the space the files take on disk (allocated blocks, each hard-linked file once, "
+                        + "without crossing into other file systems); APPARENT is the sum of their sizes (du -b): "
+                        + "smaller for sparse files, larger for many tiny ones. The largest directories are listed, "
+                        + "nested ones included.",
+                "If df says a disk is fuller than du can account for, deleted files may still be held "
+                        + "open: see 'procscope deleted'."},
         footer = {"", "Examples:", "  procscope du /var --top 5", "  procscope --json du /data/checkpoints"})
 final class DuCommand implements Callable<Integer> {
     @ParentCommand

@@ -16,10 +16,12 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope fds PID}: the open files of a process, as {@code lsof -p PID} lists them. */
 @Command(name = "fds", mixinStandardHelpOptions = true,
-        description = {"List the open file descriptors of a process (/proc/PID/fd and fdinfo) like lsof -p PID:",
-                "kind (REG file, DIR, CHR/BLK device, FIFO pipe, SOCK, a_inode such as eventfd or epoll),",
-                "size, offset, open flags and target. A file deleted while open is marked (deleted): its",
-                "blocks stay allocated until the last descriptor closes. Another user's process needs root."},
+        description = {"List the open files of a process, like lsof -p PID.",
+                "From /proc/PID/fd and fdinfo: the descriptor with lsof's mode letter (r, w, u), its type "
+                        + "(REG file, DIR, CHR or BLK device, FIFO pipe, SOCK, a_inode such as eventfd or epoll), "
+                        + "size, offset, open flags (the table leaves out O_ and O_LARGEFILE) and target.",
+                "A file deleted while open is marked (deleted): its blocks stay allocated until the last "
+                        + "descriptor closes. Another user's process needs root."},
         footer = {"", "Examples:", "  procscope fds 4121", "  procscope --json fds 4121"})
 final class FdsCommand implements Callable<Integer> {
     @ParentCommand
@@ -42,10 +44,9 @@ final class FdsCommand implements Callable<Integer> {
         }
         Table t = new Table().right("FD").left("TYPE").right("SIZE").right("OFFSET").left("FLAGS").left("TARGET");
         for (OpenFd fd : fds) {
-            List<String> flags = flagNames(fd.flags());
             t.row(fd.fd() + mode(fd.flags()), type(fd.kind()),
                     fd.sizeBytes().isPresent() ? Long.toString(fd.sizeBytes().getAsLong()) : "-", fd.positionBytes(),
-                    flags.size() > 1 ? String.join(",", flags.subList(1, flags.size())) : "-", fd.target());
+                    shortFlags(fd.flags()), fd.target());
         }
         t.print(ctx.out(), ctx.width());
         return ProcscopeCli.OK;
@@ -77,6 +78,20 @@ final class FdsCommand implements Callable<Integer> {
             out.add(flag.name());
         }
         return out;
+    }
+
+    /**
+     * @return the flags for the table: without the access mode (the letter after the fd number says it), without
+     *         {@code O_LARGEFILE} (every open of a 64-bit program has it) and without the {@code O_} prefix
+     */
+    private static String shortFlags(OpenFlags f) {
+        List<String> out = new ArrayList<>();
+        for (OpenFlag flag : f.flags()) {
+            if (flag != OpenFlag.O_LARGEFILE) {
+                out.add(flag.name().substring(2));
+            }
+        }
+        return out.isEmpty() ? "-" : String.join(",", out);
     }
 
     /** @return lsof's mode letter after the fd number: r, w or u (read and write) */

@@ -13,11 +13,12 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope free}: system memory as {@code free} shows it, and the cgroup's limit when there is one. */
 @Command(name = "free", mixinStandardHelpOptions = true,
-        description = {"Show memory like free (from /proc/meminfo). 'available' is what new work can use",
-                "without swapping: free memory plus the cache the kernel can drop. Low 'free' is normal (the",
-                "kernel caches files in unused memory); low 'available' is memory pressure. used = total -",
-                "available and buff/cache = Buffers + Cached + SReclaimable, as procps-ng 4 computes them.",
-                "In a container, the cgroup's limit is the real ceiling: it is shown when one applies."},
+        description = {"Show memory, like free.",
+                "From /proc/meminfo. 'available' is what new work can use without swapping: free memory "
+                        + "plus the cache the kernel can drop. Low 'free' is normal (the kernel caches files in "
+                        + "unused memory); low 'available' is memory pressure. used = total - available and "
+                        + "buff/cache = Buffers + Cached + SReclaimable, as procps-ng 4 computes them.",
+                "In a container the cgroup's limit is the real ceiling: it is shown when one applies."},
         footer = {"", "Examples:", "  procscope free", "  procscope --json free"})
 final class FreeCommand implements Callable<Integer> {
     @ParentCommand

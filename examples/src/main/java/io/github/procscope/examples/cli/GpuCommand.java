@@ -41,18 +41,20 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope gpu}: the GPUs as {@code nvidia-smi} shows them, its {@code --query-gpu} and {@code dmon}. */
 @Command(name = "gpu", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Show the NVIDIA GPUs through NVML like nvidia-smi: temperature, power, memory,",
-                "utilization and the processes holding GPU memory (a process whose parent is gone is a",
-                "ghost: a leftover DataLoader worker keeps its VRAM after Ctrl-C).",
-                "GPU utilization is a duty cycle: the share of time at least one kernel ran, not how busy",
-                "the SMs were; 100% can mean one small kernel at a time.",
-                "--query takes nvidia-smi's --query-gpu field names and prints CSV as nvidia-smi does.",
-                "--watch prints a row per GPU per interval like nvidia-smi dmon, then (with --count) each",
-                "GPU's means and whether it sat idle while holding memory (below 5% while holding 1 GiB).",
-                "Exit status 3 when no GPU can be used (no driver, no device, no permission); with --json",
-                "the reason is printed as {\"available\": false, \"reason\": ...}."},
+        description = {"Show the NVIDIA GPUs, like nvidia-smi.",
+                "Temperature, power, memory, utilization and the processes holding GPU memory, through "
+                        + "NVML. A process whose parent is gone is marked a ghost: a leftover DataLoader worker "
+                        + "keeps its VRAM after Ctrl-C.",
+                "GPU utilization is a duty cycle: the share of time at least one kernel ran, not how busy "
+                        + "the SMs were; 100%% can mean one small kernel at a time.",
+                "--query takes nvidia-smi's --query-gpu field names and prints CSV as nvidia-smi does. "
+                        + "--watch prints a row per GPU per interval like nvidia-smi dmon, then (with --count) each "
+                        + "GPU's means and whether it sat idle while holding memory (below 5%% while holding more "
+                        + "than 1 GiB).",
+                "Exit status 3 when no GPU can be used (no driver, no device, no permission); with --json "
+                        + "the reason is printed as {\"available\": false, \"reason\": ...}."},
         footer = {"", "Examples:", "  procscope gpu",
-                "  procscope gpu --query index,name,memory.used,utilization.gpu --format csv,noheader",
+                "  procscope gpu --query index,name,memory.used --format csv,noheader",
                 "  procscope gpu --watch 1s --count 60", "  procscope --json gpu"})
 final class GpuCommand implements Callable<Integer> {
     @ParentCommand

@@ -25,13 +25,15 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope iostat [INTERVAL [COUNT]]}: disk figures as {@code iostat -x} computes them. */
 @Command(name = "iostat", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Show disk activity like iostat -x (from /proc/diskstats). Without INTERVAL: one report of",
-                "the averages since boot. With INTERVAL: a report every INTERVAL of the activity during it,",
-                "COUNT times (forever without COUNT; with --json a COUNT is required, so that the array ends).",
-                "r/s w/s: requests completed per second; rkB/s wkB/s: KiB per second; r_await w_await: the",
-                "average time of a request in ms, queueing included; aqu-sz: requests in flight on average;",
-                "%util: share of time with a request in flight. Near 100% a simple disk is saturated, but",
-                "NVMe and RAID serve requests in parallel: look at await and aqu-sz for queueing.",
+        description = {"Show disk activity, like iostat -x.",
+                "From /proc/diskstats. Without INTERVAL: one report of the averages since boot. With "
+                        + "INTERVAL: a report every INTERVAL of the activity during it, COUNT times (forever without "
+                        + "COUNT; with --json a COUNT is required, so that the array ends).",
+                "r/s w/s: requests completed per second; rkB/s wkB/s: KiB per second; r_await w_await: the "
+                        + "average time of a request in ms, queueing included; aqu-sz: requests in flight on "
+                        + "average; %%util: the share of time with a request in flight. Near 100%% a simple disk is "
+                        + "saturated, but NVMe and RAID serve requests in parallel: look at await and aqu-sz for "
+                        + "queueing.",
                 "Devices that never did any I/O are left out unless --all is given."},
         footer = {"", "Examples:", "  procscope iostat", "  procscope iostat 1s 5", "  procscope --json iostat 2 3"})
 final class IostatCommand implements Callable<Integer> {

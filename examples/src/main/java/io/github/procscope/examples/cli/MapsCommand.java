@@ -18,15 +18,15 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope maps PID}: the address space of a process as {@code pmap -x} shows it, then its totals. */
 @Command(name = "maps", mixinStandardHelpOptions = true,
-        description = {"Show the memory regions of a process like pmap -x (from /proc/PID/smaps), then its",
-                "totals (from /proc/PID/smaps_rollup):",
-                "  VSZ  address space reserved; most of it may never be touched",
-                "  RSS  resident in physical memory now, shared pages counted in full",
-                "  PSS  RSS with each shared page divided among the processes sharing it",
-                "  USS  private to this process: what its exit would give back",
-                "  swap swapped out",
-                "Kbytes, RSS and Dirty are in KiB; JSON gives bytes. Reading another user's process needs",
-                "root (or CAP_SYS_PTRACE)."},
+        description = {"Show the memory regions of a process, like pmap -x.",
+                "The regions of /proc/PID/smaps with their size, RSS and dirty memory (in KiB; JSON gives "
+                        + "bytes), then the totals of /proc/PID/smaps_rollup:",
+                "  VSZ   address space reserved; most of it may never be touched",
+                "  RSS   resident in physical memory now, shared pages counted in full",
+                "  PSS   RSS with each shared page divided among the processes sharing it",
+                "  USS   private to this process: what its exit would give back",
+                "  swap  swapped out",
+                "Reading another user's process needs root (or CAP_SYS_PTRACE)."},
         footer = {"", "Examples:", "  procscope maps 4121", "  procscope --json maps 4121"})
 final class MapsCommand implements Callable<Integer> {
     @ParentCommand

@@ -174,8 +174,8 @@ final class Overview {
         } else if (problems.isEmpty()) {
             out.println("doctor: no problems found");
         } else {
-            out.printf("doctor: %d problem(s) (%s); 'procscope doctor' explains them%n", problems.size(),
-                    String.join(", ", kinds(problems)));
+            Table.wrap(out, String.format("doctor: %d problem(s) (%s); 'procscope doctor' explains them",
+                    problems.size(), String.join(", ", kinds(problems))), "  ", ctx.width());
         }
         return ProcscopeCli.OK;
     }

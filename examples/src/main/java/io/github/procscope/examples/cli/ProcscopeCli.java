@@ -26,9 +26,8 @@ import java.util.concurrent.Callable;
         sortOptions = false,
         description = {"See processes, memory, files, disks and GPUs; stop process trees safely.",
                 "Without a subcommand: an overview of this machine.",
-                "",
-                "Exit status: 0 success; 1 the target does not exist or may not be read; 2 bad usage;",
-                "3 (gpu) no GPU can be used."},
+                "Exit status: 0 success; 1 the target does not exist or may not be read; 2 bad usage; 3 "
+                        + "(gpu) no GPU can be used."},
         subcommands = {PsCommand.class, TreeCommand.class, ThreadsCommand.class, MapsCommand.class,
                 FdsCommand.class, DeletedCommand.class, FreeCommand.class, DfCommand.class, DuCommand.class,
                 IostatCommand.class, SignalsCommand.class, StopCommand.class, GpuCommand.class, WatchCommand.class,
@@ -36,7 +35,7 @@ import java.util.concurrent.Callable;
         footer = {"", "Examples:", "  procscope                     overview",
                 "  procscope ps --sort=-rss      processes, largest resident memory first",
                 "  procscope --json tree 1       the process tree under PID 1, as JSON",
-                "  procscope watch 4121          RSS, CPU, threads and GPU memory of a run over time"})
+                "  procscope watch 4121          memory, CPU and GPU of a run over time"})
 public final class ProcscopeCli implements Callable<Integer> {
     /** Success. */
     public static final int OK = 0;

@@ -23,13 +23,14 @@ import java.util.stream.Collectors;
 
 /** {@code procscope ps}: the columns of {@code ps -eo pid,ppid,user,stat,rss,vsz,nlwp,etime,%cpu,comm}. */
 @Command(name = "ps", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"List processes like ps -eo pid,ppid,user,stat,rss,vsz,nlwp,etime,%cpu,comm.",
-                "RSS and VSZ are in KiB, as ps prints them (JSON: rssBytes, vszBytes in bytes).",
-                "%CPU is as ps computes it: CPU time used over the process's whole life divided by its",
-                "elapsed time (100 = one CPU busy all along). It is not top's recent CPU: for CPU over",
-                "an interval, use 'procscope watch PID'.",
-                "STAT is the state letter, then < (high priority), N (low), s (session leader),",
-                "l (multi-threaded) and + (in the terminal's foreground group)."},
+        description = {"List processes, like ps -e with RSS, VSZ, threads and %%CPU.",
+                "The columns of ps -eo pid,ppid,user,stat,rss,vsz,nlwp,etime,%%cpu,comm. RSS and VSZ are in KiB, "
+                        + "as ps prints them (JSON: rssBytes and vszBytes, in bytes).",
+                "%%CPU is computed as ps computes it: the CPU time used over the process's whole life "
+                        + "divided by its elapsed time (100 = one CPU busy all along). It is not top's recent CPU: "
+                        + "for the CPU over an interval, use 'procscope watch PID'.",
+                "STAT is the state letter, then < (high priority), N (low priority), s (session leader), l "
+                        + "(multi-threaded) and + (in the terminal's foreground process group)."},
         footer = {"", "Examples:", "  procscope ps --sort=-rss --user alice",
                 "  procscope ps --state Z            zombies only",
                 "  procscope ps --by-user            resident memory and process count per user",

@@ -22,13 +22,14 @@ import java.util.stream.Collectors;
 
 /** {@code procscope signals PID}: how a process will react to each signal, in words. */
 @Command(name = "signals", mixinStandardHelpOptions = true,
-        description = {"Show how a process reacts to signals (from /proc/PID/status and each thread's status):",
-                "which it ignores (nohup ignores HUP), which it catches (a handler runs: a training loop that",
-                "checkpoints on TERM), which are blocked (held back until unblocked) and which are pending.",
-                "Then the answers: will it survive its terminal hanging up? does TERM stop it at once?",
-                "KILL and STOP can be neither caught, blocked nor ignored.",
-                "JSON: 'blocked' lists the signals every thread blocks (held back for the whole process);",
-                "each thread's own masks are under 'threads'."},
+        description = {"Show how a process reacts to each signal.",
+                "From /proc/PID/status and each thread's status: which signals it ignores (nohup ignores "
+                        + "HUP), which it catches (a handler runs: a training loop that checkpoints on TERM), which "
+                        + "are blocked (held back until unblocked) and which are pending. Then the answers: will it "
+                        + "survive its terminal hanging up? Does TERM end it at once? KILL and STOP can be neither "
+                        + "caught, blocked nor ignored.",
+                "JSON: 'blocked' lists the signals every thread blocks (held back for the whole process); "
+                        + "each thread's own masks are under 'threads'."},
         footer = {"", "Examples:", "  procscope signals 4121", "  procscope --json signals $(pgrep -f train.py)"})
 final class SignalsCommand implements Callable<Integer> {
     /** Signals always shown in the table, caught or not: the ones that end or stop jobs. */

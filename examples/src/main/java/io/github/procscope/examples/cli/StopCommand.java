@@ -20,13 +20,15 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope stop PID [--grace D] [--tree]}: TERM, a grace period, then KILL, never to a recycled pid. */
 @Command(name = "stop", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Stop a process gracefully: send TERM (a request it may handle, e.g. to checkpoint),",
-                "wait up to the grace period, then KILL (final; it cannot be caught) whatever is left, and wait",
-                "until it is gone. With --tree, its descendants too, re-scanned until none is left (children",
-                "forked meanwhile, and orphans re-parented away but still in its process group or session).",
-                "Each pid is checked against its start time before every signal: a recycled pid is never hit.",
-                "Exit status 0 when everything is gone; 1 when a process survived (not permitted) or did not",
-                "exist."},
+        description = {"Stop a process (or a tree) gracefully: TERM, wait, KILL.",
+                "It sends TERM (a request the process may handle, e.g. to checkpoint), waits up to the "
+                        + "grace period, then sends KILL (final; it cannot be caught) to what is left, and waits "
+                        + "until it is gone. With --tree its descendants too, re-scanned until none is left "
+                        + "(children forked meanwhile, and orphans re-parented away but still in its process group "
+                        + "or session).",
+                "Each pid is checked against its start time before every signal: a recycled pid is never "
+                        + "hit. Exit status 0 when everything is gone; 1 when a process survived (not permitted) or "
+                        + "did not exist."},
         footer = {"", "Examples:", "  procscope stop 4121 --grace 30s --tree", "  procscope --json stop 4121"})
 final class StopCommand implements Callable<Integer> {
     @ParentCommand

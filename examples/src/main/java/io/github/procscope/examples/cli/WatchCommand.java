@@ -39,14 +39,15 @@ import java.util.concurrent.Callable;
  * RSS timeline that shows a leak before the OOM killer ends the run.
  */
 @Command(name = "watch", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Follow a process and all its descendants over time: total RSS, CPU (percent of one CPU",
-                "over each interval, as top computes it), threads, processes, and GPU memory (NVML's figure",
-                "for the tree's pids; empty without a GPU). A steady RSS climb is a leak: the OOM killer ends",
-                "such a run with SIGKILL (exit status 137) and leaves no trace in its own logs.",
-                "On a terminal: one live line with a sparkline of RSS. Otherwise (a pipe, a file) or with",
-                "--rows: CSV rows, or JSON objects one per line with --json. It ends after --count rows, or",
-                "when the process exits (the pid is checked with its start time, so a recycled pid is not",
-                "followed)."},
+        description = {"Follow the RSS, CPU, threads and GPU memory of a process tree.",
+                "A process and all its descendants over time: total RSS, CPU (percent of one CPU over each "
+                        + "interval, as top computes it), threads, processes, and GPU memory (NVML's figure for the "
+                        + "tree's pids; empty without a GPU). A steady RSS climb is a leak: the OOM killer ends such "
+                        + "a run with SIGKILL (exit status 137) and leaves no trace in its own logs.",
+                "On a terminal: one live line with a sparkline of RSS. Otherwise (a pipe, a file) or with "
+                        + "--rows: CSV rows, or one JSON object per line with --json. It ends after --count rows, or "
+                        + "when the process exits (the pid is checked with its start time, so a recycled pid is not "
+                        + "followed)."},
         footer = {"", "Examples:", "  procscope watch 4121", "  procscope watch 4121 --interval 10s --count 360 > rss.csv",
                 "  procscope --json watch 4121 --count 5"})
 final class WatchCommand implements Callable<Integer> {
