@@ -28,6 +28,9 @@ class FixtureGoldenTest {
 
     @BeforeEach
     void fixture() {
+        io.github.procscope.linux.LinuxProcfs live = io.github.procscope.linux.LinuxProcfs.system();
+        org.junit.jupiter.api.Assumptions.assumeTrue(live.pageSizeBytes() == 4096 && live.clockTicksPerSecond() == 100,
+                "the fixture machine's figures are in 4 KiB pages and 100 Hz clock ticks, as on x86-64");
         m = MachineFixture.create();
         golden = new Golden().replacing(m.root().toString(), "<fixture>").owner(m.proc().resolve("1"));
     }
@@ -50,12 +53,10 @@ class FixtureGoldenTest {
     @Test
     void overview() throws Exception {
         NvmlDouble.trainingNode();
-        try (AutoCloseable nvml = NvmlDouble.use(NvmlDouble.library())) {
-            // 11 processes; the top five by RSS: 4100 (494985 pages of 4 KiB), the two workers, the ghost, systemd.
-            // doctor with a zero window finds the zombie 4103, the idle orphans 4200 and 5000 (older than 10 min),
-            // and the terminal processes that die on hang-up.
-            golden.assertMatches("overview", run().out());
-        }
+        // 11 processes; the top five by RSS: 4100 (494985 pages of 4 KiB), the two workers, the ghost, systemd.
+        // doctor with a zero window finds the zombie 4103, the idle orphans 4200 and 5000 (older than 10 min),
+        // and the terminal processes that die on hang-up.
+        NvmlDouble.with(NvmlDouble.library(), () -> golden.assertMatches("overview", run().out()));
         NvmlDouble.assertClosed();
     }
 
@@ -95,12 +96,15 @@ class FixtureGoldenTest {
         byte[] data = new byte[1 << 20];
         new Random(7).nextBytes(data);
         Files.write(file, data);
-        try (RandomAccessFile held = new RandomAccessFile(file.toFile(), "r")) {
+        RandomAccessFile held = new RandomAccessFile(file.toFile(), "r");
+        try {
             Files.delete(file);
             long fd = heldDescriptor(file);
             MachineFixture.link(m.proc().resolve("4200/fd"), 9, "/proc/" + ProcessHandle.current().pid() + "/fd/" + fd);
             golden.replacing("/proc/" + ProcessHandle.current().pid() + "/fd/" + fd, "<held>");
             golden.assertMatches("deleted", run("deleted").out());
+        } finally {
+            held.close();
         }
     }
 
@@ -144,21 +148,18 @@ class FixtureGoldenTest {
     @Test
     void gpu() throws Exception {
         NvmlDouble.trainingNode();
-        try (AutoCloseable nvml = NvmlDouble.use(NvmlDouble.library())) {
-            golden.assertMatches("gpu", run("gpu").out());
-        }
+        NvmlDouble.with(NvmlDouble.library(), () -> golden.assertMatches("gpu", run("gpu").out()));
         NvmlDouble.assertClosed();
     }
 
     @Test
     void watchRows() throws Exception {
         NvmlDouble.trainingNode();
-        try (AutoCloseable nvml = NvmlDouble.use(NvmlDouble.library())) {
-            // The tree of 4100: itself, two workers and the zombie; 3 + 1 + 1 + 1 threads; RSS 1979940 + 524288 +
-            // 524000 KiB; GPU memory 2 GiB (4100 on GPU 0; the ghost 4200 is not in the tree). A fixture does not
-            // change between readings, so the CPU over each interval is unknown: null.
-            golden.assertLinesMatch("watch-4100", run("watch", "4100", "--count", "2", "--interval", "10ms").out());
-        }
+        // The tree of 4100: itself, two workers and the zombie; 3 + 1 + 1 + 1 threads; RSS 1979940 + 524288 +
+        // 524000 KiB; GPU memory 2 GiB (4100 on GPU 0; the ghost 4200 is not in the tree). A fixture does not
+        // change between readings, so the CPU over each interval is unknown: null.
+        NvmlDouble.with(NvmlDouble.library(), () -> golden.assertLinesMatch("watch-4100",
+                run("watch", "4100", "--count", "2", "--interval", "10ms").out()));
         NvmlDouble.assertClosed();
     }
 

@@ -121,7 +121,7 @@ class GpuCommandTest {
     @Test
     void withoutNvmlItExitsThreeAndJsonSaysWhy() throws Exception {
         Path missing = m.root().resolve("no-such-dir/libnvidia-ml.so.1");
-        try (AutoCloseable none = NvmlDouble.use(missing)) {
+        NvmlDouble.with(missing, () -> {
             CliRun r = run("--json", "gpu");
             assertEquals(3, r.status());
             JsonNode n = readJson(r.out());
@@ -140,7 +140,7 @@ class GpuCommandTest {
             CliRun overview = run("--json");
             assertEquals(0, overview.status(), "the overview says why there are no GPUs, and succeeds");
             assertEquals("LIBRARY_NOT_FOUND", readJson(overview.out()).get("gpus").get("reasonCode").asText());
-        }
+        });
     }
 
     @Test

@@ -72,6 +72,21 @@ final class NvmlDouble {
         assertEquals(0, rc, "the NVML test double refused a configuration call");
     }
 
+    /** A test body that may throw. */
+    interface Body {
+        void run() throws Exception;
+    }
+
+    /** Runs a body while the tool loads the given file as NVML. */
+    static void with(Path library, Body body) throws Exception {
+        AutoCloseable restore = use(library);
+        try {
+            body.run();
+        } finally {
+            restore.close();
+        }
+    }
+
     /** Makes the tool load the given file as NVML until {@link AutoCloseable#close()}. */
     static AutoCloseable use(Path library) {
         String before = System.getProperty(PROPERTY);
