@@ -21,6 +21,7 @@ import io.github.procscope.linux.LinuxDoctor;
 import io.github.procscope.linux.LinuxKernelLog;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -217,8 +218,9 @@ final class Overview {
 
     private Optional<String> hostname() {
         Path f = ctx.procfsRoot().resolve("sys/kernel/hostname");
-        try {
-            String h = Files.readString(f, StandardCharsets.UTF_8).strip();
+        // One read with room for the whole name (64 bytes at most): a sysctl file read in small pieces may end early.
+        try (InputStream in = Files.newInputStream(f)) {
+            String h = new String(in.readNBytes(256), StandardCharsets.UTF_8).strip();
             return h.isEmpty() ? Optional.empty() : Optional.of(h);
         } catch (IOException e) {
             return Optional.empty();
