@@ -17,7 +17,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The machine's memory and disks, as {@code free}, {@code df}, {@code du} and {@code iostat} show them.
+ * The machine's memory, load and disks, as {@code free}, {@code uptime}, {@code df}, {@code du} and {@code iostat}
+ * show them.
  * Implementations are thread-safe and hold no data between calls: every call reads the kernel anew.
  *
  * <pre>{@code
@@ -47,6 +48,12 @@ public interface SystemResources {
 
     /** @return the system's memory ({@code /proc/meminfo}) with {@code free}'s derived figures */
     SystemMemory memory();
+
+    /**
+     * @return the load averages and task counts of {@code /proc/loadavg}, as {@code uptime} shows them
+     * @throws ProcfsException if the file cannot be read or parsed
+     */
+    LoadAverage loadAverage();
 
     /**
      * @return the memory limit and usage of the cgroup the current process belongs to (v2, or v1's

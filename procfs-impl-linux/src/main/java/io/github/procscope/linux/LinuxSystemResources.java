@@ -1,5 +1,6 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.LoadAverage;
 import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.ProcfsParseException;
 import io.github.procscope.api.ProcfsUnavailableException;
@@ -30,13 +31,13 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * The machine's memory and disks from a Linux procfs and sysfs, each rooted at a directory: {@code /proc}
+ * The machine's memory, load and disks from a Linux procfs and sysfs, each rooted at a directory: {@code /proc}
  * and {@code /sys} for the live system, or fixture trees in tests. Thread-safe; it holds no data between
  * calls.
  *
  * <p>What each call reads: {@link #memory()} {@code /proc/meminfo} (and {@code /proc/sys/vm/min_free_kbytes}
- * on kernels without {@code MemAvailable}); {@link #cgroupMemory()} {@code /proc/self/cgroup},
- * {@code /proc/self/mountinfo} and the cgroup's memory files under the sysfs root; {@link #mounts()}
+ * on kernels without {@code MemAvailable}); {@link #loadAverage()} {@code /proc/loadavg};
+ * {@link #cgroupMemory()} {@code /proc/self/cgroup}, {@code /proc/self/mountinfo} and the cgroup's memory files under the sysfs root; {@link #mounts()}
  * {@code /proc/self/mountinfo}; {@link #diskStats()} {@code /proc/uptime} then {@code /proc/diskstats}.
  * {@link #fileSystems()}, {@link #fileSystem(Path)} and {@link #directoryUsage(Path, int)} examine the live
  * file systems themselves ({@code statvfs}, {@code lstat}); their mount points are not re-rooted.
@@ -147,6 +148,14 @@ public final class LinuxSystemResources implements SystemResources {
         }
         return new SystemMemory(total, free, available, source, buffers, cached, optional(b, "Shmem"), reclaimable,
                 swapTotal, swapFree, b, m.counts());
+    }
+
+    @Override
+    public LoadAverage loadAverage() {
+        Path file = proc.resolve("loadavg");
+        ProcBuffer buf = new ProcBuffer(128);
+        readSystemFile(file, buf);
+        return LoadavgParser.parse(file, buf.bytes(), buf.length());
     }
 
     /**

@@ -5,11 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.linux.LinuxDoctor;
-import io.github.procscope.api.gpu.Gpus;
-import io.github.procscope.linux.LinuxKernelLog;
-import io.github.procscope.linux.LinuxOpenFiles;
-import io.github.procscope.linux.LinuxSystemResources;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -39,14 +34,14 @@ final class DoctorCommand implements Callable<Integer> {
             description = "How long to watch CPU, disks and GPUs (default: 3s).")
     Duration window = DoctorOptions.defaults().sampleWindow();
 
-    @Option(names = "--disk-threshold", paramLabel = "PERCENT", description = "Disk use% that counts as full (default: 90).")
+    @Option(names = "--disk-threshold", paramLabel = "PERCENT", description = "Disk use%% that counts as full (default: 90).")
     double disk = DoctorOptions.defaults().diskUsedPercent();
 
-    @Option(names = "--inode-threshold", paramLabel = "PERCENT", description = "Inode use% that counts as exhausted (default: 90).")
+    @Option(names = "--inode-threshold", paramLabel = "PERCENT", description = "Inode use%% that counts as exhausted (default: 90).")
     double inodes = DoctorOptions.defaults().inodesUsedPercent();
 
     @Option(names = "--memory-available", paramLabel = "PERCENT",
-            description = "Memory available below this % of total is pressure (default: 10).")
+            description = "Memory available below this %% of total is pressure (default: 10).")
     double memoryAvailable = DoctorOptions.defaults().memoryAvailablePercent();
 
     @Option(names = "--orphan-min-age", paramLabel = "DURATION", converter = DurationConverter.class,
@@ -65,7 +60,7 @@ final class DoctorCommand implements Callable<Integer> {
     Path kmsg;
 
     @Option(names = "--cgroup-threshold", paramLabel = "PERCENT",
-            description = "A memory cgroup's working set at this % of its limit is pressure (default: 90).")
+            description = "A memory cgroup's working set at this %% of its limit is pressure (default: 90).")
     double cgroupThreshold = DoctorOptions.defaults().cgroupUsagePercent();
 
     @Option(names = "--gpu-idle-util", paramLabel = "PERCENT",
@@ -76,7 +71,7 @@ final class DoctorCommand implements Callable<Integer> {
             description = "An idle GPU using more than this holds memory (default: 1024).")
     long gpuIdleMemoryMib = DoctorOptions.defaults().gpuIdleMemoryBytes() >> 20;
 
-    @Option(names = "--io-util", paramLabel = "PERCENT", description = "Disk %util that counts as busy (default: 80).")
+    @Option(names = "--io-util", paramLabel = "PERCENT", description = "Disk %%util that counts as busy (default: 80).")
     double ioUtil = DoctorOptions.defaults().ioUtilPercent();
 
     @Option(names = "--io-await", paramLabel = "MS", description = "Mean wait that counts as slow (default: 50).")
@@ -100,14 +95,7 @@ final class DoctorCommand implements Callable<Integer> {
                 .withDeletedOpenMinBytes(deletedMinMib << 20)
                 .withAges(orphanAge, hangupAge)
                 .withSubreapers(Set.copyOf(subreapers));
-        LinuxDoctor.Builder builder = LinuxDoctor.builder(ctx.procfs())
-                .kernelLog(LinuxKernelLog.at(kmsg != null ? kmsg : Path.of("/dev/kmsg"), ctx.procfs().bootTime()))
-                .systemResources(LinuxSystemResources.at(ctx.procfsRoot(), ctx.sysfsRoot()))
-                .openFiles(LinuxOpenFiles.at(ctx.procfsRoot()));
-        if (!noGpu) {
-            builder.gpus(Gpus::open);
-        }
-        LinuxDoctor doctor = builder.build();
+        var doctor = ctx.doctor(kmsg, !noGpu);
         Diagnosis d = doctor.examine(options);
         if (ctx.json()) {
             ctx.printJson(json(d));

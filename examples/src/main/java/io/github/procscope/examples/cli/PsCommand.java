@@ -4,12 +4,15 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcessState;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -20,29 +23,40 @@ import java.util.stream.Collectors;
 
 /** {@code procscope ps}: the columns of {@code ps -eo pid,ppid,user,stat,rss,vsz,nlwp,etime,%cpu,comm}. */
 @Command(name = "ps", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"List processes like ps -eo pid,ppid,user,stat,rss,vsz,nlwp,etime,%cpu,comm.",
-                "RSS and VSZ are in KiB as ps prints them; %CPU is CPU time over the process's life."},
+        description = {"List processes, like ps -e with RSS, VSZ, threads and %%CPU.",
+                "The columns of ps -eo pid,ppid,user,stat,rss,vsz,nlwp,etime,%%cpu,comm. RSS and VSZ are in KiB, "
+                        + "as ps prints them (JSON: rssBytes and vszBytes, in bytes).",
+                "%%CPU is computed as ps computes it: the CPU time used over the process's whole life "
+                        + "divided by its elapsed time (100 = one CPU busy all along). It is not top's recent CPU: "
+                        + "for the CPU over an interval, use 'procscope watch PID'.",
+                "STAT is the state letter, then < (high priority), N (low priority), s (session leader), l "
+                        + "(multi-threaded) and + (in the terminal's foreground process group)."},
         footer = {"", "Examples:", "  procscope ps --sort=-rss --user alice",
                 "  procscope ps --state Z            zombies only",
-                "  procscope ps --by-user            resident memory and process count per user"})
+                "  procscope ps --by-user            resident memory and process count per user",
+                "  procscope --json ps --pid 4121,4122"})
 final class PsCommand implements Callable<Integer> {
+    /** The sort keys, by name. */
+    static final Map<String, Comparator<ProcessInfo>> KEYS = keys();
+
     @ParentCommand
     ProcscopeCli root;
 
-    @Option(names = "--sort", paramLabel = "KEY",
+    @Option(names = "--sort", paramLabel = "KEY", converter = SortConverter.class,
             description = "Sort by pid, ppid, user, state, rss, vsz, threads, elapsed, cpu or comm; prefix - for"
                     + " descending (default: pid).")
-    String sort = "pid";
+    Comparator<ProcessInfo> sort = KEYS.get("pid");
 
     @Option(names = "--user", split = ",", paramLabel = "USER", description = "Only processes of these users (names or uids).")
     List<String> users = List.of();
 
     @Option(names = "--pid", split = ",", paramLabel = "PID", converter = PidConverter.class,
-            description = "Only these pids.")
+            description = "Only these pids; exit status 1 when none of them exists.")
     List<Long> pids = List.of();
 
-    @Option(names = "--state", paramLabel = "LETTERS", description = "Only processes in these states, e.g. Z or DR.")
-    String states;
+    @Option(names = "--state", paramLabel = "LETTERS", converter = StatesConverter.class,
+            description = "Only processes in these states, e.g. Z (zombies) or DR (disk sleep and running).")
+    Set<Character> states;
 
     @Option(names = "--by-user", description = "Per-user totals of RSS and processes instead of a process list.")
     boolean byUser;
@@ -52,48 +66,48 @@ final class PsCommand implements Callable<Integer> {
         Context ctx = root.context();
         ProcessSnapshot snapshot = ctx.procfs().snapshot();
         List<ProcessInfo> list = snapshot.processes().stream().filter(this::selected)
-                .sorted(comparator(sort)).collect(Collectors.toCollection(ArrayList::new));
+                .sorted(sort.thenComparingLong(ProcessInfo::pid)).collect(Collectors.toCollection(ArrayList::new));
         if (byUser) {
             printByUser(ctx, list);
-            return ProcscopeCli.OK;
-        }
-        if (ctx.json()) {
-            ArrayNode arr = Context.mapper().createArrayNode();
+        } else if (ctx.json()) {
+            ArrayNode arr = Json.array();
             for (ProcessInfo p : list) {
                 arr.add(json(p));
             }
             ctx.printJson(arr);
-            return ProcscopeCli.OK;
+        } else {
+            Table t = new Table().right("PID").right("PPID").left("USER").left("STAT").right("RSS").right("VSZ")
+                    .right("NLWP").right("ELAPSED").right("%CPU").left("COMMAND");
+            for (ProcessInfo p : list) {
+                t.row(p.pid(), p.ppid(), shortUser(p), stat(p), p.rssBytes() / 1024, p.vszBytes() / 1024, p.threads(),
+                        Units.elapsed(p.elapsed()), Units.percent(p.lifetimeCpuPercent()), p.comm());
+            }
+            t.print(ctx.out(), ctx.width());
         }
-        Table t = new Table().right("PID").right("PPID").left("USER").left("STAT").right("RSS").right("VSZ")
-                .right("NLWP").right("ELAPSED").right("%CPU").left("COMMAND");
-        for (ProcessInfo p : list) {
-            t.row(p.pid(), p.ppid(), user(p), stat(p), p.rssBytes() / 1024, p.vszBytes() / 1024, p.threads(),
-                    Units.elapsed(p.elapsed()), Units.percent(p.lifetimeCpuPercent()), p.comm());
+        if (!pids.isEmpty() && list.isEmpty()) {
+            ctx.err().println("procscope ps: no process with pid "
+                    + pids.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+            return ProcscopeCli.NOT_FOUND;
         }
-        t.print(ctx.out(), Table.terminalWidth());
         return ProcscopeCli.OK;
     }
 
+    /** @return the JSON of one process, with the field names scripts rely on */
     static ObjectNode json(ProcessInfo p) {
-        ObjectNode o = Context.mapper().createObjectNode();
+        ObjectNode o = Json.object();
         o.put("pid", p.pid());
         o.put("ppid", p.ppid());
         o.put("uid", p.uid());
-        if (p.user().isPresent()) {
-            o.put("user", p.user().get());
-        } else {
-            o.putNull("user");
-        }
+        Json.putText(o, "user", p.user());
         o.put("state", String.valueOf(p.state().letter()));
         o.put("comm", p.comm());
         o.put("threads", p.threads());
         o.put("rssBytes", p.rssBytes());
         o.put("vszBytes", p.vszBytes());
         o.put("cpuPercent", Math.round(p.lifetimeCpuPercent() * 10) / 10.0);
-        o.put("startTime", p.startTime().toString());
-        o.put("elapsedSeconds", Units.seconds(p.elapsed()));
-        o.put("cpuSeconds", Units.seconds(p.cpuTime()));
+        Json.put(o, "startTime", p.startTime());
+        Json.put(o, "elapsedSeconds", p.elapsed());
+        Json.put(o, "cpuSeconds", p.cpuTime());
         return o;
     }
 
@@ -109,7 +123,7 @@ final class PsCommand implements Callable<Integer> {
         rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[1]).reversed()
                 .thenComparing(Map.Entry::getKey));
         if (ctx.json()) {
-            ArrayNode arr = Context.mapper().createArrayNode();
+            ArrayNode arr = Json.array();
             for (var e : rows) {
                 ObjectNode o = arr.addObject();
                 o.put("user", e.getKey());
@@ -124,14 +138,14 @@ final class PsCommand implements Callable<Integer> {
         for (var e : rows) {
             t.row(e.getKey(), e.getValue()[0], Units.bytes(e.getValue()[1]));
         }
-        t.print(ctx.out(), Table.terminalWidth());
+        t.print(ctx.out(), ctx.width());
     }
 
     private boolean selected(ProcessInfo p) {
         if (!pids.isEmpty() && !pids.contains(p.pid())) {
             return false;
         }
-        if (states != null && states.indexOf(p.state().letter()) < 0) {
+        if (states != null && !states.contains(p.state().letter())) {
             return false;
         }
         if (!users.isEmpty()) {
@@ -144,6 +158,12 @@ final class PsCommand implements Callable<Integer> {
 
     static String user(ProcessInfo p) {
         return p.user().orElse(Long.toString(p.uid()));
+    }
+
+    /** @return the user as ps's USER column shows it: at most 8 characters, a longer name cut with {@code +} */
+    static String shortUser(ProcessInfo p) {
+        String u = user(p);
+        return u.length() <= 8 ? u : u.substring(0, 7) + "+";
     }
 
     /** The STAT column: the state letter, then ps's flags {@code < N s l +}. */
@@ -166,29 +186,57 @@ final class PsCommand implements Callable<Integer> {
         return sb.toString();
     }
 
-    private static final Set<String> KEYS = Set.of("pid", "ppid", "user", "state", "rss", "vsz", "threads",
-            "elapsed", "cpu", "comm");
+    private static Map<String, Comparator<ProcessInfo>> keys() {
+        Map<String, Comparator<ProcessInfo>> m = new TreeMap<>();
+        m.put("pid", Comparator.comparingLong(ProcessInfo::pid));
+        m.put("ppid", Comparator.comparingLong(ProcessInfo::ppid));
+        m.put("user", Comparator.comparing(PsCommand::user));
+        m.put("state", Comparator.comparing(p -> p.state().letter()));
+        m.put("rss", Comparator.comparingLong(ProcessInfo::rssBytes));
+        m.put("vsz", Comparator.comparingLong(ProcessInfo::vszBytes));
+        m.put("threads", Comparator.comparingInt(ProcessInfo::threads));
+        m.put("elapsed", Comparator.comparing(ProcessInfo::elapsed));
+        m.put("cpu", Comparator.comparingDouble(ProcessInfo::lifetimeCpuPercent));
+        m.put("comm", Comparator.comparing(ProcessInfo::comm));
+        return m;
+    }
 
-    static Comparator<ProcessInfo> comparator(String spec) {
-        boolean desc = spec.startsWith("-");
-        String key = (desc || spec.startsWith("+") ? spec.substring(1) : spec).toLowerCase(Locale.ROOT);
-        Comparator<ProcessInfo> c;
-        switch (key) {
-            case "pid": c = Comparator.comparingLong(ProcessInfo::pid); break;
-            case "ppid": c = Comparator.comparingLong(ProcessInfo::ppid); break;
-            case "user": c = Comparator.comparing(PsCommand::user); break;
-            case "state": c = Comparator.comparing(p -> p.state().letter()); break;
-            case "rss": c = Comparator.comparingLong(ProcessInfo::rssBytes); break;
-            case "vsz": c = Comparator.comparingLong(ProcessInfo::vszBytes); break;
-            case "threads": c = Comparator.comparingInt(ProcessInfo::threads); break;
-            case "elapsed": c = Comparator.comparing(ProcessInfo::elapsed); break;
-            case "cpu": c = Comparator.comparingDouble(ProcessInfo::lifetimeCpuPercent); break;
-            case "comm": c = Comparator.comparing(ProcessInfo::comm); break;
-            default:
-                throw new IllegalArgumentException("unknown sort key '" + spec + "': use one of "
-                        + new java.util.TreeSet<>(KEYS) + ", with - for descending");
+    /** {@code rss}, {@code +rss} or {@code -rss}; an unknown key is refused with the list of keys. */
+    static final class SortConverter implements CommandLine.ITypeConverter<Comparator<ProcessInfo>> {
+        @Override
+        public Comparator<ProcessInfo> convert(String spec) {
+            String s = spec.strip();
+            boolean desc = s.startsWith("-");
+            String key = (desc || s.startsWith("+") ? s.substring(1) : s).toLowerCase(Locale.ROOT);
+            Comparator<ProcessInfo> c = KEYS.get(key);
+            if (c == null) {
+                throw new CommandLine.TypeConversionException("unknown sort key '" + spec + "': use one of "
+                        + String.join(", ", KEYS.keySet()) + ", with - before it for descending");
+            }
+            return desc ? c.reversed() : c;
         }
-        c = desc ? c.reversed() : c;
-        return c.thenComparingLong(ProcessInfo::pid);
+    }
+
+    /** State letters, each one the kernel uses; anything else is refused with the list of letters. */
+    static final class StatesConverter implements CommandLine.ITypeConverter<Set<Character>> {
+        @Override
+        public Set<Character> convert(String value) {
+            Set<Character> out = new LinkedHashSet<>();
+            for (char c : value.strip().toCharArray()) {
+                if (ProcessState.fromLetter(c).isEmpty()) {
+                    StringBuilder known = new StringBuilder();
+                    for (ProcessState s : ProcessState.values()) {
+                        known.append(s.letter());
+                    }
+                    throw new CommandLine.TypeConversionException("'" + c + "' is not a process state: use letters of "
+                            + known + " (R running, S sleeping, D disk sleep, Z zombie, T stopped, I idle)");
+                }
+                out.add(c);
+            }
+            if (out.isEmpty()) {
+                throw new CommandLine.TypeConversionException("give at least one state letter, e.g. Z or DR");
+            }
+            return out;
+        }
     }
 }

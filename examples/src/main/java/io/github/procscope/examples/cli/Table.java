@@ -102,6 +102,29 @@ final class Table {
         return sb == null ? s : sb.toString();
     }
 
+    /**
+     * Prints text wrapped at word boundaries so that no line is wider than {@code width}; lines after the first
+     * start with {@code indent}.
+     */
+    static void wrap(PrintStream out, String text, String indent, int width) {
+        String rest = printable(text);
+        String lead = "";
+        while (lead.length() + rest.length() > width) {
+            int room = width - lead.length();
+            int cut = rest.lastIndexOf(' ', room);
+            if (cut <= 0) {
+                cut = rest.indexOf(' ', room);
+                if (cut < 0) {
+                    break;
+                }
+            }
+            out.println(lead + rest.substring(0, cut));
+            rest = rest.substring(cut + 1);
+            lead = indent;
+        }
+        out.println(lead + rest);
+    }
+
     /** @return the terminal width from {@code COLUMNS}, else 80 */
     static int terminalWidth() {
         try {

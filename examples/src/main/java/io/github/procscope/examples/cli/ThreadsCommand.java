@@ -12,7 +12,9 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope threads PID}: the tasks of a process, from {@code /proc/PID/task}. */
 @Command(name = "threads", mixinStandardHelpOptions = true,
-        description = {"List the threads of a process (ps shows one line; /proc/PID/task holds them all)."},
+        description = {"List the threads of a process.",
+                "ps shows a process as one line; /proc/PID/task holds each of its threads (tasks), with "
+                        + "its own name and state."},
         footer = {"", "Example:", "  procscope threads 4121"})
 final class ThreadsCommand implements Callable<Integer> {
     @ParentCommand
@@ -40,7 +42,7 @@ final class ThreadsCommand implements Callable<Integer> {
         for (ThreadInfo t : threads) {
             table.row(t.tid(), t.state().letter(), Units.elapsed(t.stat().cpuTime()), t.name());
         }
-        table.print(ctx.out(), Table.terminalWidth());
+        table.print(ctx.out(), ctx.width());
         return ProcscopeCli.OK;
     }
 }

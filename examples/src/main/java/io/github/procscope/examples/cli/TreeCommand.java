@@ -15,8 +15,9 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope tree [PID]}: the process tree with each subtree's resident memory. */
 @Command(name = "tree", mixinStandardHelpOptions = true,
-        description = {"Show the process tree (all of it, or under PID) with the RSS of each subtree.",
-                "A training run is a parent with DataLoader workers: its subtree RSS is the run's total."},
+        description = {"Show the process tree with the RSS of each subtree.",
+                "All of it, or the subtree under PID. A training run is a parent with DataLoader workers: "
+                        + "its subtree RSS is the run's total."},
         footer = {"", "Examples:", "  procscope tree 4121", "  procscope --json tree"})
 final class TreeCommand implements Callable<Integer> {
     @ParentCommand
@@ -44,7 +45,7 @@ final class TreeCommand implements Callable<Integer> {
             ctx.printJson(pid != null ? arr.get(0) : arr);
             return ProcscopeCli.OK;
         }
-        int width = Table.terminalWidth();
+        int width = ctx.width();
         for (ProcessInfo p : tops) {
             print(ctx.out(), tree, p, "", "", width);
         }
