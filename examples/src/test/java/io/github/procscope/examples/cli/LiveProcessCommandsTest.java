@@ -119,15 +119,16 @@ class LiveProcessCommandsTest {
 
     @Test
     void threadsListsEveryTaskByName() {
-        Process jvm = spawned.startJava(List.of(), NamedThreadsMain.class);
-        assertEquals("ready", Spawned.readLine(jvm, TIMEOUT));
+        Process jvm = spawned.startJava(List.of(), io.github.procscope.examples.lab.LabThreads.class);
+        assertEquals(Long.toString(jvm.pid()), Spawned.readLine(jvm, TIMEOUT), "the lab's helper prints its pid when ready");
         JsonNode threads = json(CliRun.of("--json", "threads", Long.toString(jvm.pid())));
         Set<String> names = new HashSet<>();
         for (JsonNode t : threads) {
             names.add(t.get("name").asText());
             assertTrue(Files.isDirectory(Path.of("/proc", Long.toString(jvm.pid()), "task", t.get("tid").asText())));
         }
-        assertTrue(names.containsAll(Set.of("worker-1", "worker-2", "worker-3", "worker-4")), names.toString());
+        assertTrue(names.containsAll(Set.of("lab-worker-1", "lab-worker-2", "lab-worker-3", "lab-worker-4")),
+                names.toString());
         assertEquals(jvm.pid(), threads.get(0).get("tid").asLong(), "the main thread's tid is the pid");
         assertTrue(threads.size() >= 5, "a JVM has its own threads besides the workers: " + threads.size());
     }
