@@ -13,13 +13,31 @@ import java.nio.file.Path;
  * <p>Not thread-safe; short-lived (one per parse).
  */
 final class ByteCursor {
+    /** Names a file for messages only, so that a caller reading thousands of files builds no path for each. */
+    @FunctionalInterface
+    interface Source {
+        /** @return the file's path */
+        Path path();
+    }
+
     private final Path source;
+    private final Source lazySource;
     private final byte[] buf;
     private final int end;
     private int pos;
 
     ByteCursor(Path source, byte[] buf, int start, int end) {
+        this(source, null, buf, start, end);
+    }
+
+    /** A cursor whose file is named only if a message needs it. */
+    ByteCursor(Source source, byte[] buf, int length) {
+        this(null, source, buf, 0, length);
+    }
+
+    private ByteCursor(Path source, Source lazySource, byte[] buf, int start, int end) {
         this.source = source;
+        this.lazySource = lazySource;
         this.buf = buf;
         this.pos = start;
         this.end = end;
@@ -46,7 +64,7 @@ final class ByteCursor {
     }
 
     Path source() {
-        return source;
+        return source != null ? source : lazySource.path();
     }
 
     boolean atEnd() {
@@ -112,6 +130,18 @@ final class ByteCursor {
     long unsignedDecimal() {
         int start = pos;
         long v = 0;
+        // Up to 18 digits cannot overflow: no check per digit on the common path.
+        int fast = Math.min(end, start + 18);
+        int p = start;
+        while (p < fast) {
+            int d = buf[p] - '0';
+            if (d < 0 || d > 9) {
+                break;
+            }
+            v = v * 10 + d;
+            p++;
+        }
+        pos = p;
         while (pos < end) {
             int d = buf[pos] - '0';
             if (d < 0 || d > 9) {
@@ -138,6 +168,18 @@ final class ByteCursor {
         boolean negative = skipIf('-');
         int start = pos;
         long v = 0;
+        // Up to 18 digits cannot overflow: no check per digit on the common path.
+        int fast = Math.min(end, start + 18);
+        int p = start;
+        while (p < fast) {
+            int d = buf[p] - '0';
+            if (d < 0 || d > 9) {
+                break;
+            }
+            v = v * 10 + d;
+            p++;
+        }
+        pos = p;
         while (pos < end) {
             int d = buf[pos] - '0';
             if (d < 0 || d > 9) {
@@ -221,7 +263,7 @@ final class ByteCursor {
             le++;
         }
         String line = new String(buf, ls, le - ls, StandardCharsets.ISO_8859_1);
-        return new ProcfsParseException(source, line, reason + " at column " + (p - ls + 1));
+        return new ProcfsParseException(source(), line, reason + " at column " + (p - ls + 1));
     }
 
     /**

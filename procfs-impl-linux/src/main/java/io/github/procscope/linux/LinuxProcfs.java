@@ -17,13 +17,13 @@ import io.github.procscope.api.ThreadInfo;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
@@ -57,9 +57,11 @@ public final class LinuxProcfs implements ProcessTable {
     private final KernelConstants constants;
     private final Instant bootTime;
     private final UserNames users = new UserNames();
+    private final boolean nativeReads;
 
-    private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime) {
+    private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime, boolean nativeReads) {
         this.root = root;
+        this.nativeReads = nativeReads;
         this.prefix = root.toString().endsWith("/") ? root.toString() : root + "/";
         this.constants = constants;
         this.bootTime = bootTime;
@@ -121,11 +123,14 @@ public final class LinuxProcfs implements ProcessTable {
         Instant takenAt = Instant.now();
         ProcBuffer buf = new ProcBuffer();
         Duration uptime = readUptime(buf);
-        List<ProcessInfo> out = new ArrayList<>(512);
-        for (long pid : listNumeric(root)) {
-            ProcessInfo p = read(pid, facets, buf, uptime, true);
-            if (p != null) {
-                out.add(p);
+        long[] pids = listPids(root);
+        List<ProcessInfo> out = new ArrayList<>(pids.length);
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+            for (long pid : pids) {
+                ProcessInfo p = read(pid, facets, files, buf, uptime, true);
+                if (p != null) {
+                    out.add(p);
+                }
             }
         }
         return new ProcessSnapshot(takenAt, uptime, facets, out);
@@ -137,7 +142,16 @@ public final class LinuxProcfs implements ProcessTable {
         Objects.requireNonNull(facets, "facets");
         ProcBuffer buf = new ProcBuffer();
         Duration uptime = readUptime(buf);
-        return read(pid, facets, buf, uptime, false);
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+            return read(pid, facets, files, buf, uptime, false);
+        }
+    }
+
+    /** @return whether this table reads natively ({@code openat}/{@code statx}) rather than through the JDK */
+    boolean readsNatively() {
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+            return files.isNative();
+        }
     }
 
     @Override
@@ -214,49 +228,41 @@ public final class LinuxProcfs implements ProcessTable {
      * Reads one process. With {@code tolerant}, a process that is gone or hidden yields {@code null};
      * without, it raises the typed exception.
      */
-    private ProcessInfo read(long pid, Set<Facet> facets, ProcBuffer buf, Duration uptime, boolean tolerant) {
-        String dir = prefix + pid;
-        Path statFile = Path.of(dir, "stat");
-        ProcBuffer.Result r = buf.read(statFile);
+    private ProcessInfo read(long pid, Set<Facet> facets, ProcFiles files, ProcBuffer buf, Duration uptime,
+                             boolean tolerant) {
+        ProcBuffer.Result r = files.read(pid, ProcFiles.Leaf.STAT, buf);
         if (r != ProcBuffer.Result.OK) {
             if (tolerant) {
                 return null;
             }
             if (r == ProcBuffer.Result.DENIED) {
-                throw new ProcessAccessDeniedException(pid, statFile);
+                throw new ProcessAccessDeniedException(pid, file(pid, ProcFiles.Leaf.STAT));
             }
             throw new NoSuchProcessException(pid);
         }
-        ProcessStat stat = StatParser.parse(statFile, buf.bytes(), buf.length(), constants);
-        requireSameId(statFile, stat, pid);
+        ProcessStat stat = StatParser.parse(files.source(pid, ProcFiles.Leaf.STAT), buf.bytes(), buf.length(), constants,
+                buf.statFields());
+        if (stat.pid() != pid) {
+            requireSameId(file(pid, ProcFiles.Leaf.STAT), stat, pid);
+        }
         Optional<ProcessStatm> statm = Optional.empty();
-        Path statmFile = Path.of(dir, "statm");
-        ProcBuffer.Result mr = buf.read(statmFile);
-        if (isGone(mr, statFile)) {
+        ProcBuffer.Result mr = files.read(pid, ProcFiles.Leaf.STATM, buf);
+        if (isGone(mr, files, pid)) {
             return gone(pid, tolerant);
         }
         if (mr == ProcBuffer.Result.OK) {
-            statm = Optional.of(StatmParser.parse(statmFile, buf.bytes(), buf.length(), constants));
+            statm = Optional.of(StatmParser.parse(files.source(pid, ProcFiles.Leaf.STATM), buf.bytes(), buf.length(),
+                    constants));
         }
-        Path dirPath = Path.of(dir);
-        long uid;
-        try {
-            Object o = Files.getAttribute(dirPath, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-            uid = Integer.toUnsignedLong((Integer) o);
-        } catch (NoSuchFileException e) {
-            if (tolerant) {
-                return null;
-            }
-            throw new NoSuchProcessException(pid);
-        } catch (IOException e) {
-            throw new ProcfsException(dirPath, "cannot read the owner of " + dirPath + ": " + e.getMessage(), e);
+        long uid = files.ownerUid(pid);
+        if (uid < 0) {
+            return gone(pid, tolerant);
         }
 
         Optional<List<String>> cmdline = Optional.empty();
         if (facets.contains(Facet.CMDLINE)) {
-            Path f = Path.of(dir, "cmdline");
-            ProcBuffer.Result cr = buf.read(f);
-            if (isGone(cr, statFile)) {
+            ProcBuffer.Result cr = files.read(pid, ProcFiles.Leaf.CMDLINE, buf);
+            if (isGone(cr, files, pid)) {
                 return gone(pid, tolerant);
             }
             if (cr == ProcBuffer.Result.OK) {
@@ -265,21 +271,26 @@ public final class LinuxProcfs implements ProcessTable {
         }
         Optional<ProcessStatus> status = Optional.empty();
         if (facets.contains(Facet.STATUS)) {
-            Path f = Path.of(dir, "status");
-            ProcBuffer.Result sr = buf.read(f);
-            if (isGone(sr, statFile)) {
+            ProcBuffer.Result sr = files.read(pid, ProcFiles.Leaf.STATUS, buf);
+            if (isGone(sr, files, pid)) {
                 return gone(pid, tolerant);
             }
             if (sr == ProcBuffer.Result.OK) {
-                status = Optional.of(StatusParser.parse(f, buf.bytes(), buf.length()));
+                status = Optional.of(StatusParser.parse(file(pid, ProcFiles.Leaf.STATUS), buf.bytes(),
+                        buf.length()));
             }
         }
         Duration elapsed = uptime.minus(constants.ticks(stat.startTimeTicks()));
         if (elapsed.isNegative()) {
             elapsed = Duration.ZERO;
         }
-        return new ProcessInfo(stat, statm, uid, users.name(uid, dirPath), TtyNames.name(stat.ttyNr()),
+        return new ProcessInfo(stat, statm, uid, users.name(uid, files.source(pid, null)), TtyNames.name(stat.ttyNr()),
                 startTime(stat), elapsed, cmdline, status);
+    }
+
+    /** @return {@code ROOT/PID/LEAF}, built only for messages and lazily parsed sources */
+    Path file(long pid, ProcFiles.Leaf leaf) {
+        return Path.of(prefix + pid, leaf.fileName);
     }
 
     /** A stat file names its own task: anything else is a corrupt tree, never silently accepted. */
@@ -290,8 +301,8 @@ public final class LinuxProcfs implements ProcessTable {
         }
     }
 
-    private static boolean isGone(ProcBuffer.Result r, Path statFile) {
-        return r == ProcBuffer.Result.GONE || (r == ProcBuffer.Result.NOT_FOUND && !Files.exists(statFile));
+    private static boolean isGone(ProcBuffer.Result r, ProcFiles files, long pid) {
+        return r == ProcBuffer.Result.GONE || (r == ProcBuffer.Result.NOT_FOUND && !files.statExists(pid));
     }
 
     private static ProcessInfo gone(long pid, boolean tolerant) {
@@ -311,6 +322,28 @@ public final class LinuxProcfs implements ProcessTable {
             throw new ProcfsException(file, "cannot read " + file);
         }
         return UptimeParser.parse(file, buf.bytes(), buf.length());
+    }
+
+    /**
+     * Lists the pids under the root, ascending, as {@code long}s: {@link java.io.File#list()} gives names
+     * without a {@link Path} per entry, which a snapshot of thousands of processes would pay for.
+     */
+    static long[] listPids(Path root) {
+        String[] names = root.toFile().list();
+        if (names == null) {
+            return listNumeric(root).stream().mapToLong(Long::longValue).toArray(); // raises the typed error
+        }
+        long[] pids = new long[names.length];
+        int n = 0;
+        for (String name : names) {
+            long id = parseId(name);
+            if (id > 0) {
+                pids[n++] = id;
+            }
+        }
+        long[] out = Arrays.copyOf(pids, n);
+        Arrays.sort(out);
+        return out;
     }
 
     /** Lists the all-digit entries of a directory (pids or tids), ascending. */
@@ -370,6 +403,7 @@ public final class LinuxProcfs implements ProcessTable {
         private final Path root;
         private long clockTicksPerSecond;
         private long pageSizeBytes;
+        private Boolean nativeReads;
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
@@ -400,6 +434,19 @@ public final class LinuxProcfs implements ProcessTable {
         }
 
         /**
+         * Chooses how files are read, for tests that hold both ways to the same results. By default the table
+         * reads natively unless the system property {@code procscope.native} is {@code false}.
+         *
+         * @param allowed whether the native reader may be used (it still falls back to the JDK's when it
+         *                cannot be loaded)
+         * @return this builder
+         */
+        Builder nativeReads(boolean allowed) {
+            this.nativeReads = allowed;
+            return this;
+        }
+
+        /**
          * @return the table; constants not given are read from the running kernel
          * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
          */
@@ -426,7 +473,9 @@ public final class LinuxProcfs implements ProcessTable {
             KernelConstants k = new KernelConstants(
                     clockTicksPerSecond > 0 ? clockTicksPerSecond : detected.clockTicksPerSecond(),
                     pageSizeBytes > 0 ? pageSizeBytes : detected.pageSizeBytes());
-            return new LinuxProcfs(root, k, boot);
+            boolean nativeOk = nativeReads != null ? nativeReads
+                    : !"false".equalsIgnoreCase(System.getProperty(ProcFiles.NATIVE_PROPERTY));
+            return new LinuxProcfs(root, k, boot, nativeOk);
         }
     }
 }

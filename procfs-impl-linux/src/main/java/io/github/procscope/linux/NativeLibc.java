@@ -3,6 +3,7 @@ package io.github.procscope.linux;
 import io.github.procscope.api.NativeUnavailableException;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Pointer;
+import jnr.ffi.annotations.In;
 import jnr.ffi.annotations.Out;
 import jnr.ffi.annotations.Variadic;
 import jnr.posix.POSIX;
@@ -66,12 +67,65 @@ final class NativeLibc {
         int statvfs(String path, @Out Pointer buf);
     }
 
+    /**
+     * The calls of the native snapshot reader ({@link NativeProcFiles}): file descriptors relative to the procfs
+     * root, paths as NUL-terminated bytes so that no string is converted per call. Bound apart from
+     * {@link LibC} because {@code statx} needs glibc 2.28: a libc without it loses this reader only (the
+     * snapshot then reads through the JDK), never the other native calls.
+     */
+    public interface ProcLibC {
+        /**
+         * {@code int openat(int dirfd, const char *path, int flags)}.
+         *
+         * @param dirfd a directory descriptor
+         * @param path  a NUL-terminated relative path
+         * @param flags open flags
+         * @return a descriptor, or -1 with errno set
+         */
+        int openat(int dirfd, @In byte[] path, int flags);
+
+        /**
+         * {@code ssize_t read(int fd, void *buf, size_t count)}.
+         *
+         * @param fd    a descriptor
+         * @param buf   native memory of at least {@code count} bytes
+         * @param count how many bytes at most
+         * @return the bytes read, 0 at end of file, -1 with errno set
+         */
+        long read(int fd, Pointer buf, long count);
+
+        /**
+         * {@code int close(int fd)}.
+         *
+         * @param fd a descriptor
+         * @return 0, or -1 with errno set
+         */
+        int close(int fd);
+
+        /**
+         * {@code int statx(int dirfd, const char *path, int flags, unsigned int mask, struct statx *buf)}:
+         * its layout is the same on every architecture, unlike {@code struct stat}.
+         *
+         * @param dirfd a directory descriptor
+         * @param path  a NUL-terminated relative path
+         * @param flags {@code AT_*} flags
+         * @param mask  the {@code STATX_*} fields wanted
+         * @param buf   at least 256 bytes
+         * @return 0, or -1 with errno set
+         */
+        int statx(int dirfd, @In byte[] path, int flags, int mask, @Out Pointer buf);
+    }
+
     /** What a successful load gives. */
     record Loaded(POSIX posix, LibC libc, jnr.ffi.Runtime runtime) {
     }
 
     private static final class Holder {
         static final Object RESULT = load();
+    }
+
+    private static final class ProcHolder {
+        static final ProcLibC PROC = loadProc();
     }
 
     private NativeLibc() {
@@ -89,6 +143,30 @@ final class NativeLibc {
         }
         RuntimeException failure = (RuntimeException) r;
         throw new NativeUnavailableException(call, failure.getMessage(), failure.getCause());
+    }
+
+    /**
+     * @return the binding of the snapshot reader's calls, or {@code null} when it cannot be loaded here (no
+     *         native access at all, or a libc without {@code statx}); callers then read through the JDK
+     */
+    static ProcLibC procLibC() {
+        return ProcHolder.PROC;
+    }
+
+    /** @return the runtime of {@link #procLibC()}, which must not be {@code null} */
+    static jnr.ffi.Runtime procRuntime() {
+        return jnr.ffi.Runtime.getRuntime(ProcHolder.PROC);
+    }
+
+    private static ProcLibC loadProc() {
+        if (!(Holder.RESULT instanceof Loaded)) {
+            return null;
+        }
+        try {
+            return LibraryLoader.create(ProcLibC.class).failImmediately().load("c");
+        } catch (RuntimeException | LinkageError e) {
+            return null;
+        }
     }
 
     private static Object load() {

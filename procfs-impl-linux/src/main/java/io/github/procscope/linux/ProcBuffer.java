@@ -42,6 +42,7 @@ final class ProcBuffer {
 
     private byte[] bytes;
     private int length;
+    private long[] statFields;
 
     ProcBuffer() {
         this(DEFAULT_CAPACITY);
@@ -54,6 +55,14 @@ final class ProcBuffer {
     /** @return the buffer; valid bytes are {@code [0, length())} after an {@link Result#OK} read */
     byte[] bytes() {
         return bytes;
+    }
+
+    /** @return a scratch array for {@link StatParser}'s fields, reused by every stat parsed with this buffer */
+    long[] statFields() {
+        if (statFields == null) {
+            statFields = new long[StatParser.ALL_FIELDS + 1];
+        }
+        return statFields;
     }
 
     /** @return how many bytes the last successful read produced */
@@ -69,14 +78,26 @@ final class ProcBuffer {
      * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 256 MiB
      */
     Result read(Path file) {
+        return read(file.toString());
+    }
+
+    /**
+     * Reads the whole file, named by a string so that a caller reading thousands of files builds no
+     * {@link Path} for each; one is made only to explain a failure.
+     *
+     * @param file the file's path
+     * @return the outcome
+     * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 256 MiB
+     */
+    Result read(String file) {
         length = 0;
         // A FileInputStream, not a FileChannel: channels are interruptible, and a thread whose interrupt
         // flag is set would get ClosedByInterruptException instead of the file. A /proc read never blocks.
-        try (FileInputStream in = new FileInputStream(file.toString())) {
+        try (FileInputStream in = new FileInputStream(file)) {
             int n = 0;
             while (true) {
                 if (n == bytes.length) {
-                    grow(file);
+                    grow(Path.of(file));
                 }
                 int r = in.read(bytes, n, bytes.length - n);
                 if (r < 0) {
@@ -87,10 +108,34 @@ final class ProcBuffer {
             length = n;
             return Result.OK;
         } catch (FileNotFoundException e) {
-            return openFailure(file, e);
+            return openFailure(Path.of(file), e);
         } catch (IOException e) {
-            return classify(file, e, e.getMessage());
+            return classify(Path.of(file), e, e.getMessage());
         }
+    }
+
+    /** Starts a read that a caller fills itself ({@link NativeProcFiles}): the buffer is emptied. */
+    void clear() {
+        length = 0;
+    }
+
+    /**
+     * @return room after the valid bytes, the buffer growing when it is full; 0 only when it is full at
+     *         its largest ({@link #MAX_CAPACITY}), which the caller reports as a file too large to read
+     */
+    int room() {
+        if (length == bytes.length) {
+            if (bytes.length >= MAX_CAPACITY) {
+                return 0;
+            }
+            grow(null);
+        }
+        return bytes.length - length;
+    }
+
+    /** @param n bytes the caller copied into {@link #bytes()} after the valid ones */
+    void advance(int n) {
+        length += n;
     }
 
     /**
@@ -145,6 +190,12 @@ final class ProcBuffer {
         return classify(file, e, e.getMessage());
     }
 
+    /** @return the error for a file over {@link #MAX_CAPACITY} */
+    static ProcfsException tooLarge(Path file) {
+        return new ProcfsException(file, file + " is larger than " + (MAX_CAPACITY >> 20)
+                + " MiB; refusing to read it whole");
+    }
+
     private static Result classify(Path file, IOException e, String reason) {
         if (reason != null) {
             if (reason.contains("No such process")) {
@@ -162,8 +213,7 @@ final class ProcBuffer {
 
     private void grow(Path file) {
         if (bytes.length >= MAX_CAPACITY) {
-            throw new ProcfsException(file, file + " is larger than " + (MAX_CAPACITY >> 20)
-                    + " MiB; refusing to read it whole");
+            throw tooLarge(file);
         }
         byte[] bigger = new byte[Math.min(MAX_CAPACITY, bytes.length * 2)];
         System.arraycopy(bytes, 0, bigger, 0, bytes.length);

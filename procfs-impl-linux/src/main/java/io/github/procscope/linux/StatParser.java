@@ -47,6 +47,19 @@ final class StatParser {
      * @throws io.github.procscope.api.ProcfsParseException if the content is not a stat line
      */
     static ProcessStat parse(Path source, byte[] buf, int len, KernelConstants k) {
+        return parse(() -> source, buf, len, k);
+    }
+
+    /** As {@link #parse(Path, byte[], int, KernelConstants)}, the file named only if the content is bad. */
+    static ProcessStat parse(ByteCursor.Source source, byte[] buf, int len, KernelConstants k) {
+        return parse(source, buf, len, k, new long[ALL_FIELDS + 1]);
+    }
+
+    /**
+     * As {@link #parse(ByteCursor.Source, byte[], int, KernelConstants)}, with a caller's scratch array of at
+     * least {@code ALL_FIELDS + 1} longs, reused across the processes of a snapshot.
+     */
+    static ProcessStat parse(ByteCursor.Source source, byte[] buf, int len, KernelConstants k, long[] f) {
         int open = -1;
         for (int i = 0; i < len; i++) {
             if (buf[i] == '(') {
@@ -82,7 +95,7 @@ final class StatParser {
         }
 
         // Fields 4..52: parsed in order into a fixed array; field n is at index n.
-        long[] f = new long[ALL_FIELDS + 1];
+        java.util.Arrays.fill(f, 0L);
         int count = 3;
         while (count < ALL_FIELDS && c.skipIf(' ')) {
             count++;

@@ -14,20 +14,36 @@ final class StatmParser {
     }
 
     static ProcessStatm parse(Path source, byte[] buf, int len, KernelConstants k) {
+        return parse(() -> source, buf, len, k);
+    }
+
+    /** As {@link #parse(Path, byte[], int, KernelConstants)}, the file named only if the content is bad. */
+    static ProcessStatm parse(ByteCursor.Source source, byte[] buf, int len, KernelConstants k) {
         ByteCursor c = new ByteCursor(source, buf, len);
-        long[] v = new long[7];
-        for (int i = 0; i < 7; i++) {
-            if (i > 0) {
-                c.expect(' ');
-            }
-            v[i] = c.unsignedDecimal();
-            if (v[i] < 0 || v[i] > Long.MAX_VALUE / k.pageSizeBytes()) {
-                throw c.fail("page count out of range");
-            }
-        }
+        long size = pages(c, k);
+        c.expect(' ');
+        long resident = pages(c, k);
+        c.expect(' ');
+        long shared = pages(c, k);
+        c.expect(' ');
+        long text = pages(c, k);
+        c.expect(' ');
+        pages(c, k); // lib
+        c.expect(' ');
+        long data = pages(c, k);
+        c.expect(' ');
+        pages(c, k); // dt
         if (!c.atLineEnd()) {
             throw c.fail("expected the end of the line after seven numbers");
         }
-        return new ProcessStatm(k.pages(v[0]), k.pages(v[1]), k.pages(v[2]), k.pages(v[3]), k.pages(v[5]));
+        return new ProcessStatm(k.pages(size), k.pages(resident), k.pages(shared), k.pages(text), k.pages(data));
+    }
+
+    private static long pages(ByteCursor c, KernelConstants k) {
+        long v = c.unsignedDecimal();
+        if (v < 0 || v > Long.MAX_VALUE / k.pageSizeBytes()) {
+            throw c.fail("page count out of range");
+        }
+        return v;
     }
 }

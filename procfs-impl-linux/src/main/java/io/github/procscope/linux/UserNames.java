@@ -19,14 +19,15 @@ final class UserNames {
 
     /**
      * @param uid       a user id
-     * @param ownedPath a file owned by that id, used to resolve the name the first time
+     * @param owned a file owned by that id, used (and named) only to resolve the name the first time
      * @return the name, or empty if the id has none (or the file vanished before the first lookup)
      */
-    Optional<String> name(long uid, Path ownedPath) {
+    Optional<String> name(long uid, ByteCursor.Source owned) {
         Optional<String> known = byUid.get(uid);
         if (known != null) {
             return known;
         }
+        Path ownedPath = owned.path();
         try {
             String name = Files.getOwner(ownedPath, LinkOption.NOFOLLOW_LINKS).getName();
             Object owner = Files.getAttribute(ownedPath, "unix:uid", LinkOption.NOFOLLOW_LINKS);

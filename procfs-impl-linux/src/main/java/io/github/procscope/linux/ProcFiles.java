@@ -1,0 +1,135 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.ProcfsException;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+
+/**
+ * How a process table reads the per-process files of its procfs root, for one snapshot or one call: the
+ * few files a snapshot reads for every process, and the owner of each process directory. Two ways, with
+ * the same outcomes: natively ({@link NativeProcFiles}: {@code openat}, {@code read}, {@code close} and
+ * {@code statx} relative to a descriptor of the root, no path string built per file), and through the JDK
+ * ({@link Jdk}), which is used when the native binding cannot be loaded or the system property
+ * {@code procscope.native} is {@code false}. Not thread-safe: one per snapshot or call.
+ */
+abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
+    /** The system property that turns the native reader off when set to {@code false}. */
+    static final String NATIVE_PROPERTY = "procscope.native";
+
+    /** The per-process files read through this class. */
+    enum Leaf {
+        STAT("stat"), STATM("statm"), STATUS("status"), CMDLINE("cmdline");
+
+        final String fileName;
+        final byte[] pathBytes;
+
+        Leaf(String fileName) {
+            this.fileName = fileName;
+            this.pathBytes = ("/" + fileName).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
+
+    final String prefix;
+    private long sourcePid;
+    private Leaf sourceLeaf;
+
+    ProcFiles(String prefix) {
+        this.prefix = prefix;
+    }
+
+    /**
+     * Names {@code ROOT/PID/LEAF} (or {@code ROOT/PID} when {@code leaf} is {@code null}) for a parser's
+     * messages without building its path: the path is made only if a message needs it, before the next call.
+     *
+     * @return this, naming that file until the next call
+     */
+    ByteCursor.Source source(long pid, Leaf leaf) {
+        this.sourcePid = pid;
+        this.sourceLeaf = leaf;
+        return this;
+    }
+
+    @Override
+    public Path path() {
+        return sourceLeaf == null ? Path.of(prefix + sourcePid) : Path.of(prefix + sourcePid, sourceLeaf.fileName);
+    }
+
+    /**
+     * @param root   the procfs root
+     * @param prefix the root as a string ending in {@code /}
+     * @param allowNative whether the native reader may be used
+     * @return the native reader when it is allowed and can be used, else the JDK one
+     */
+    static ProcFiles open(Path root, String prefix, boolean allowNative) {
+        if (allowNative) {
+            ProcFiles f = NativeProcFiles.open(root, prefix);
+            if (f != null) {
+                return f;
+            }
+        }
+        return new Jdk(prefix);
+    }
+
+    /**
+     * Reads {@code ROOT/PID/LEAF} whole into {@code buf}.
+     *
+     * @return {@link ProcBuffer.Result#OK} with the bytes in {@code buf}, or why not
+     * @throws ProcfsException for an I/O error other than the normal outcomes
+     */
+    abstract ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf);
+
+    /**
+     * @return the uid owning {@code ROOT/PID} (the directory itself, not followed), or -1 if it is gone
+     * @throws ProcfsException if it exists but its owner cannot be read
+     */
+    abstract long ownerUid(long pid);
+
+    /** @return whether {@code ROOT/PID/stat} still exists, the test of a process being gone */
+    boolean statExists(long pid) {
+        return Files.exists(Path.of(prefix + pid, "stat"));
+    }
+
+    /** @return whether the native reader is in use, for tests and benchmarks */
+    abstract boolean isNative();
+
+    @Override
+    public abstract void close();
+
+    /** The JDK's way: a {@code FileInputStream} per file and the {@code unix:uid} attribute. */
+    static final class Jdk extends ProcFiles {
+        Jdk(String prefix) {
+            super(prefix);
+        }
+
+        @Override
+        ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
+            return buf.read(prefix + pid + "/" + leaf.fileName);
+        }
+
+        @Override
+        long ownerUid(long pid) {
+            Path dir = Path.of(prefix + pid);
+            try {
+                return Integer.toUnsignedLong((Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                return -1;
+            } catch (IOException e) {
+                throw new ProcfsException(dir, "cannot read the owner of " + dir + ": " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        boolean isNative() {
+            return false;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.Facet;
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.testing.Spawned;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The two ways of reading a process table, native ({@code openat}/{@code read}/{@code statx}) and the JDK's,
+ * give the same processes, the same values and the same errors.
+ */
+class ProcFilesTest {
+    private static final Set<Facet> ALL = EnumSet.allOf(Facet.class);
+
+    private final Spawned spawned = new Spawned();
+
+    @AfterEach
+    void end() {
+        spawned.close();
+    }
+
+    private static LinuxProcfs table(Path root, boolean nativeReads) {
+        return LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS).pageSizeBytes(Fixtures.PAGE)
+                .nativeReads(nativeReads).build();
+    }
+
+    @Test
+    void theLiveTableReadsNativelyUnlessToldNotTo() {
+        assertTrue(LinuxProcfs.builder(Path.of("/proc")).build().readsNatively(),
+                "the native reader loads on Linux x86-64 and AArch64");
+        assertFalse(LinuxProcfs.builder(Path.of("/proc")).nativeReads(false).build().readsNatively());
+    }
+
+    @Test
+    void bothWaysReadTheSameLiveProcesses() {
+        List<Long> pids = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            pids.add(spawned.start("sleep", "600").pid());
+        }
+        LinuxProcfs nat = LinuxProcfs.builder(Path.of("/proc")).nativeReads(true).build();
+        LinuxProcfs jdk = LinuxProcfs.builder(Path.of("/proc")).nativeReads(false).build();
+        for (long pid : pids) {
+            Spawned.await(java.time.Duration.ofSeconds(10), "sleep " + pid + " to exec",
+                    () -> "sleep".equals(jdk.process(pid).comm()));
+            ProcessInfo a = nat.process(pid, ALL);
+            ProcessInfo b = jdk.process(pid, ALL);
+            // A sleeping process's files do not change between the two reads.
+            assertEquals(b.stat(), a.stat(), "stat of " + pid);
+            assertEquals(b.statm(), a.statm(), "statm of " + pid);
+            assertEquals(b.uid(), a.uid());
+            assertEquals(b.user(), a.user());
+            assertEquals(b.cmdline(), a.cmdline());
+            assertEquals(List.of("sleep", "600"), a.cmdline().orElseThrow());
+            assertEquals(b.status(), a.status(), "status of " + pid);
+            assertEquals(b.startTime(), a.startTime());
+        }
+        Set<Long> inNative = nat.snapshot().processes().stream().map(ProcessInfo::pid).collect(Collectors.toSet());
+        assertTrue(inNative.containsAll(pids), "the native snapshot lists the spawned processes");
+    }
+
+    @Test
+    void bothWaysReadTheSameFixtureTree() {
+        ProcessSnapshot a = table(Fixtures.proc(), true).snapshot(ALL);
+        ProcessSnapshot b = table(Fixtures.proc(), false).snapshot(ALL);
+        assertFalse(a.processes().isEmpty());
+        Function<ProcessSnapshot, Map<Long, ProcessInfo>> byPid = s -> s.processes().stream()
+                .collect(Collectors.toMap(ProcessInfo::pid, p -> p));
+        Map<Long, ProcessInfo> na = byPid.apply(a);
+        Map<Long, ProcessInfo> nb = byPid.apply(b);
+        assertEquals(nb.keySet(), na.keySet());
+        for (long pid : na.keySet()) {
+            ProcessInfo x = na.get(pid);
+            ProcessInfo y = nb.get(pid);
+            assertEquals(y.stat(), x.stat());
+            assertEquals(y.statm(), x.statm());
+            assertEquals(y.uid(), x.uid());
+            assertEquals(y.cmdline(), x.cmdline());
+            assertEquals(y.status(), x.status());
+        }
+    }
+
+    @Test
+    void largeFilesAreReadWholeInChunks(@TempDir Path tmp) throws IOException {
+        Path root = minimalProc(tmp);
+        // A command line of 100,000 bytes: larger than the buffer's first size and the native chunk.
+        StringBuilder arg = new StringBuilder();
+        while (arg.length() < 100_000) {
+            arg.append("0123456789");
+        }
+        Files.write(root.resolve("42/cmdline"), ("python\0" + arg + "\0").getBytes(StandardCharsets.US_ASCII));
+        for (boolean nativeReads : new boolean[] {true, false}) {
+            List<String> cmd = table(root, nativeReads).cmdline(42);
+            ProcessInfo p = table(root, nativeReads).process(42, EnumSet.of(Facet.CMDLINE));
+            assertEquals(List.of("python", arg.toString()), p.cmdline().orElseThrow(), "native: " + nativeReads);
+            assertEquals(2, cmd.size());
+        }
+    }
+
+    @Test
+    void bothWaysNameTheFileOfAParseErrorAndTheMissingProcess(@TempDir Path tmp) throws IOException {
+        Path root = minimalProc(tmp);
+        Files.writeString(root.resolve("42/statm"), "12 x 3 4 0 5 0\n");
+        for (boolean nativeReads : new boolean[] {true, false}) {
+            LinuxProcfs t = table(root, nativeReads);
+            ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> t.process(42));
+            assertTrue(e.getMessage().contains(root.resolve("42/statm").toString()), e.getMessage());
+            assertThrows(NoSuchProcessException.class, () -> t.process(43));
+            ProcfsParseException inSnapshot = assertThrows(ProcfsParseException.class, t::snapshot,
+                    "a process that cannot be parsed is not guessed at, nor silently left out");
+            assertEquals(e.getMessage(), inSnapshot.getMessage());
+        }
+    }
+
+    @Test
+    void aStatFileNamingAnotherTaskIsRefusedBothWays(@TempDir Path tmp) throws IOException {
+        Path root = minimalProc(tmp);
+        Files.writeString(root.resolve("42/stat"), statLine(41));
+        for (boolean nativeReads : new boolean[] {true, false}) {
+            ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> table(root, nativeReads).process(42));
+            assertTrue(e.getMessage().contains("not 42"), e.getMessage());
+        }
+    }
+
+    /** A procfs tree with the files a table needs and one process, 42. */
+    private static Path minimalProc(Path tmp) throws IOException {
+        Path root = tmp.resolve("proc");
+        Files.createDirectories(root.resolve("42"));
+        Files.writeString(root.resolve("stat"), "cpu  1 2 3 4 5 6 7 0 0 0\nbtime 1700000000\n");
+        Files.writeString(root.resolve("uptime"), "1000.00 1500.00\n");
+        Files.writeString(root.resolve("42/stat"), statLine(42));
+        Files.writeString(root.resolve("42/statm"), "1000 200 50 10 0 300 0\n");
+        Files.writeString(root.resolve("42/cmdline"), "python\0train.py\0");
+        return root;
+    }
+
+    private static String statLine(long pid) {
+        StringBuilder s = new StringBuilder(pid + " (python) S 1 42 42 0 -1 4194304");
+        for (int field = 10; field <= 52; field++) {
+            s.append(field == 20 ? " 1" : field == 22 ? " 5000" : " 0");
+        }
+        return s.append('\n').toString();
+    }
+}
