@@ -45,6 +45,11 @@ import java.util.Set;
  * snapshot; a single-process call reports it as {@link NoSuchProcessException}. A missing file means
  * "gone" only when {@code /proc/PID/stat} is gone too.
  *
+ * <p>Files are read natively where the platform allows it: {@code openat}, {@code read} and {@code close}
+ * relative to one descriptor of the root, and {@code statx} for the owner, with no path string built per
+ * file. Where the native binding cannot be loaded (or with {@code -Dprocscope.native=false}) the same files
+ * are read through the JDK, with the same results.
+ *
  * <p>The boot time ({@code btime} of {@code /proc/stat}) is read once, when the table is built, as
  * {@code ps} does; the clock tick rate and page size come from the running kernel's auxiliary vector
  * unless the builder is given them.

@@ -15,8 +15,9 @@ import java.util.Locale;
 /**
  * The one wall between procscope and native code: it loads, once per JVM and on first use, jnr-posix's
  * native POSIX binding (never its pure-Java fallback, which fakes or refuses most calls) and a jnr-ffi
- * binding of the few libc calls jnr-posix lacks. {@link NativeAccess} (processes and signals) and
- * {@link NativeFs} (file systems) are its only users, and no jnr type leaves those three classes.
+ * binding of the few libc calls jnr-posix lacks. {@link NativeAccess} (processes and signals),
+ * {@link NativeFs} (file systems) and {@link NativeProcFiles} (the snapshot's reads) are its only users, and
+ * no jnr type leaves those four classes.
  *
  * <p>A loading failure is remembered and reported on every later use as a
  * {@link NativeUnavailableException} naming the cause (an unsupported platform, a {@code noexec}

@@ -11,8 +11,9 @@ import java.nio.file.Path;
  * The native way of {@link ProcFiles}: one descriptor of the procfs root, opened per snapshot, and for each
  * file {@code openat(root, "PID/LEAF")}, {@code read} into native memory copied once into the
  * {@link ProcBuffer}, and {@code close}; the owner of {@code PID} by {@code statx} relative to the root.
- * Paths are written as bytes into one reused array, so reading a file allocates nothing. The outcomes
- * (and their errno) are those of the JDK way.
+ * Paths are written as bytes into one reused array and the native memory is kept per thread, so reading a
+ * file allocates nothing. The outcomes (and their errno) are those of the JDK way. Not thread-safe: one
+ * reader per snapshot or call, used by the thread that opened it.
  */
 final class NativeProcFiles extends ProcFiles {
     private static final int AT_FDCWD = -100;
@@ -39,14 +40,21 @@ final class NativeProcFiles extends ProcFiles {
     private final byte[] path = new byte[64];
     private boolean closed;
 
+    /** Native memory for reads and statx, one pair per thread, reused by every reader that thread opens. */
+    private static final ThreadLocal<Pointer[]> BUFFERS = ThreadLocal.withInitial(() -> {
+        jnr.ffi.Runtime rt = NativeLibc.procRuntime();
+        return new Pointer[] {Memory.allocateDirect(rt, CHUNK), Memory.allocateDirect(rt, STATX_SIZE)};
+    });
+
     private NativeProcFiles(String prefix, NativeLibc.ProcLibC lib, int rootFd, int openFlags) {
         super(prefix);
         this.lib = lib;
         this.runtime = NativeLibc.procRuntime();
         this.rootFd = rootFd;
         this.openFlags = openFlags;
-        this.chunk = Memory.allocateDirect(runtime, CHUNK);
-        this.statx = Memory.allocateDirect(runtime, STATX_SIZE);
+        Pointer[] buffers = BUFFERS.get();
+        this.chunk = buffers[0];
+        this.statx = buffers[1];
     }
 
     /** @return a reader of {@code root}, or {@code null} if the native calls are not available here */
