@@ -129,19 +129,7 @@ final class ByteCursor {
      */
     long unsignedDecimal() {
         int start = pos;
-        long v = 0;
-        // Up to 18 digits cannot overflow: no check per digit on the common path.
-        int fast = Math.min(end, start + 18);
-        int p = start;
-        while (p < fast) {
-            int d = buf[p] - '0';
-            if (d < 0 || d > 9) {
-                break;
-            }
-            v = v * 10 + d;
-            p++;
-        }
-        pos = p;
+        long v = leadingDigits();
         while (pos < end) {
             int d = buf[pos] - '0';
             if (d < 0 || d > 9) {
@@ -163,14 +151,14 @@ final class ByteCursor {
         return v;
     }
 
-    /** Parses a signed decimal number that fits a {@code long}. */
-    long decimal() {
-        boolean negative = skipIf('-');
-        int start = pos;
+    /**
+     * Accumulates up to 18 digits at the cursor, which cannot overflow, so the common path checks nothing per
+     * digit; the cursor stops after them. Callers continue with checked digits.
+     */
+    private long leadingDigits() {
+        int fast = Math.min(end, pos + 18);
         long v = 0;
-        // Up to 18 digits cannot overflow: no check per digit on the common path.
-        int fast = Math.min(end, start + 18);
-        int p = start;
+        int p = pos;
         while (p < fast) {
             int d = buf[p] - '0';
             if (d < 0 || d > 9) {
@@ -180,6 +168,14 @@ final class ByteCursor {
             p++;
         }
         pos = p;
+        return v;
+    }
+
+    /** Parses a signed decimal number that fits a {@code long}. */
+    long decimal() {
+        boolean negative = skipIf('-');
+        int start = pos;
+        long v = leadingDigits();
         while (pos < end) {
             int d = buf[pos] - '0';
             if (d < 0 || d > 9) {
