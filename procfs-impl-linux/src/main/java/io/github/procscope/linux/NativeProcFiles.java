@@ -103,6 +103,9 @@ final class NativeProcFiles extends ProcFiles {
                 }
                 chunk.get(0, buf.bytes(), buf.length(), (int) r);
                 buf.advance((int) r);
+                if (r < room && leaf.wholeInOneRead) {
+                    return ProcBuffer.Result.OK; // a short read of a single-record file: that was all of it
+                }
             }
         } finally {
             lib.close(fd);

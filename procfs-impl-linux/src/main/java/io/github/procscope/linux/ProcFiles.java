@@ -23,14 +23,20 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
 
     /** The per-process files read through this class. */
     enum Leaf {
-        STAT("stat"), STATM("statm"), STATUS("status"), CMDLINE("cmdline");
+        STAT("stat", true), STATM("statm", true), STATUS("status", true), CMDLINE("cmdline", false);
 
         final String fileName;
         final byte[] pathBytes;
+        /**
+         * Whether the kernel makes the whole file in one go ({@code single_open} seq files): a read that returns
+         * fewer bytes than asked for has then returned all of it, and no second read is needed to see the end.
+         */
+        final boolean wholeInOneRead;
 
-        Leaf(String fileName) {
+        Leaf(String fileName, boolean wholeInOneRead) {
             this.fileName = fileName;
             this.pathBytes = ("/" + fileName).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            this.wholeInOneRead = wholeInOneRead;
         }
     }
 
@@ -67,9 +73,13 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      */
     static ProcFiles open(Path root, String prefix, boolean allowNative) {
         if (allowNative) {
-            ProcFiles f = NativeProcFiles.open(root, prefix);
-            if (f != null) {
-                return f;
+            try {
+                ProcFiles f = NativeProcFiles.open(root, prefix);
+                if (f != null) {
+                    return f;
+                }
+            } catch (LinkageError e) {
+                // jnr-ffi missing from the class path or unusable here: the JDK way reads the same files.
             }
         }
         return new Jdk(prefix);
