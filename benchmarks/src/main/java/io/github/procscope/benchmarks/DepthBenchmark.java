@@ -22,8 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One process in depth: {@code /proc/PID/status}, the totals of {@code /proc/PID/smaps_rollup} and the
- * open descriptors. The process is the benchmark JVM itself: a realistic Java process with some 20
- * threads, a few dozen descriptors (jars, pipes, sockets) and hundreds of mappings.
+ * open descriptors. The process is the benchmark JVM itself: a realistic Java process, with its compiler,
+ * GC and JMH threads, its open jars and pipes, and hundreds of mappings.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

@@ -70,7 +70,8 @@ class ReportTest {
         assertEquals("2.00×", v.get(0).measured());
         assertEquals("10.00× faster", v.get(1).measured());
         assertEquals("1,000 B per process", v.get(2).measured());
-        assertEquals("0.90×", v.get(3).measured());
+        // the floor's growth: (8,000 - 2,000) / 4,000 over (2,000 - 500) / 900
+        assertEquals("0.90× (C floor: 0.90×)", v.get(3).measured());
     }
 
     @Test
