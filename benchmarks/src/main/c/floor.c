@@ -1,0 +1,306 @@
+/*
+ * libprocfloor: the C references the benchmarks measure procscope against, called through JNA so that
+ * the same JMH harness times them.
+ *
+ *   pf_snapshot   the floor of a full-system snapshot: for each numeric entry of /proc, read and parse
+ *                 /proc/PID/stat (comm between the first '(' and the last ')', then every numeric field
+ *                 into a struct) and stat() /proc/PID for the owner. With with_statm set, it also reads
+ *                 and parses /proc/PID/statm ("equal work": procscope reads statm because field 24 of
+ *                 stat, RSS, is approximate since Linux 6.2).
+ *   pf_nvml_*     the NVML functions one full device sample calls, called directly from C on a library
+ *                 loaded with dlopen (the test double, or a driver's libnvidia-ml.so.1).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#define PF_STAT_FIELDS 52
+
+typedef struct {
+    long long pid;
+    long long fields[PF_STAT_FIELDS]; /* fields[i] is stat field i + 1; comm and state are kept apart */
+    long long statm[7];
+    unsigned int uid;
+    char state;
+    char comm[64];
+} pf_process;
+
+long pf_record_size(void) {
+    return (long) sizeof(pf_process);
+}
+
+/* Reads a whole small file relative to dirfd; returns its length, or -1. */
+static ssize_t read_at(int dirfd, const char *path, char *buf, size_t cap) {
+    int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    size_t len = 0;
+    for (;;) {
+        ssize_t n = read(fd, buf + len, cap - 1 - len);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            close(fd);
+            return -1;
+        }
+        if (n == 0) {
+            break;
+        }
+        len += (size_t) n;
+        if (len == cap - 1) {
+            break;
+        }
+    }
+    close(fd);
+    buf[len] = '\0';
+    return (ssize_t) len;
+}
+
+/* Parses a signed decimal at *p, advancing past it and one following separator. */
+static long long number(const char **p, const char *end) {
+    const char *s = *p;
+    int negative = 0;
+    if (s < end && *s == '-') {
+        negative = 1;
+        s++;
+    }
+    unsigned long long v = 0;
+    while (s < end && *s >= '0' && *s <= '9') {
+        v = v * 10 + (unsigned) (*s - '0');
+        s++;
+    }
+    if (s < end) {
+        s++;
+    }
+    *p = s;
+    return negative ? -(long long) v : (long long) v;
+}
+
+static int parse_stat(const char *buf, size_t len, pf_process *out) {
+    const char *end = buf + len;
+    const char *open = memchr(buf, '(', len);
+    const char *close = memrchr(buf, ')', len);
+    if (open == NULL || close == NULL || close < open || close + 2 >= end) {
+        return -1;
+    }
+    const char *p = buf;
+    out->pid = number(&p, open);
+    size_t n = (size_t) (close - open - 1);
+    if (n >= sizeof out->comm) {
+        n = sizeof out->comm - 1;
+    }
+    memcpy(out->comm, open + 1, n);
+    out->comm[n] = '\0';
+    p = close + 2;
+    out->state = *p;
+    p += 2;
+    out->fields[0] = out->pid;
+    out->fields[1] = 0;
+    out->fields[2] = 0;
+    for (int i = 3; i < PF_STAT_FIELDS; i++) {
+        out->fields[i] = p < end ? number(&p, end) : 0;
+    }
+    return 0;
+}
+
+static void parse_statm(const char *buf, size_t len, pf_process *out) {
+    const char *p = buf;
+    const char *end = buf + len;
+    for (int i = 0; i < 7; i++) {
+        out->statm[i] = p < end ? number(&p, end) : 0;
+    }
+}
+
+/*
+ * Reads every process into out (at most capacity of them). Returns how many were read, or -1 if /proc
+ * cannot be opened. Processes that vanish while being read are skipped.
+ */
+int pf_snapshot(pf_process *out, int capacity, int with_statm) {
+    DIR *dir = opendir("/proc");
+    if (dir == NULL) {
+        return -1;
+    }
+    int dfd = dirfd(dir);
+    int count = 0;
+    char path[300];
+    char buf[4096];
+    struct dirent *e;
+    while (count < capacity && (e = readdir(dir)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') {
+            continue;
+        }
+        pf_process *p = &out[count];
+        size_t name = strlen(e->d_name);
+        memcpy(path, e->d_name, name);
+        memcpy(path + name, "/stat", 6);
+        ssize_t len = read_at(dfd, path, buf, sizeof buf);
+        if (len <= 0 || parse_stat(buf, (size_t) len, p) != 0) {
+            continue;
+        }
+        struct stat st;
+        if (fstatat(dfd, e->d_name, &st, 0) != 0) {
+            continue;
+        }
+        p->uid = st.st_uid;
+        if (with_statm) {
+            memcpy(path + name, "/statm", 7);
+            len = read_at(dfd, path, buf, sizeof buf);
+            if (len <= 0) {
+                continue;
+            }
+            parse_statm(buf, (size_t) len, p);
+        }
+        count++;
+    }
+    closedir(dir);
+    return count;
+}
+
+/* ---------------- NVML, called directly ---------------- */
+
+typedef int nvml_rc;
+typedef struct { unsigned int gpu, memory; } pf_utilization;
+typedef struct { unsigned int version; unsigned long long total, reserved, free, used; } pf_memory_v2;
+typedef struct { unsigned int version; int sensorType; int temperature; } pf_temperature_v1;
+
+#define PF_STRUCT_VERSION(type, ver) ((unsigned int) (sizeof(type) | ((ver) << 24U)))
+
+/* What one sample holds; the same facts GpuDevice.sample() returns. */
+typedef struct {
+    unsigned int util_gpu, util_mem;
+    unsigned long long mem_total, mem_reserved, mem_free, mem_used;
+    int temperature;
+    unsigned int power_mw, enforced_mw, management_mw;
+    unsigned long long energy_mj;
+    unsigned int clocks[5];
+    unsigned int pstate, fan;
+    unsigned long long reasons;
+    unsigned long long ecc[4];
+    int failures;
+} pf_gpu_sample;
+
+static void *nvml;
+static void *device;
+static nvml_rc (*p_init)(void);
+static nvml_rc (*p_shutdown)(void);
+static nvml_rc (*p_handle)(unsigned int, void **);
+static nvml_rc (*p_util)(void *, pf_utilization *);
+static nvml_rc (*p_memory)(void *, pf_memory_v2 *);
+static nvml_rc (*p_temperature)(void *, pf_temperature_v1 *);
+static nvml_rc (*p_power)(void *, unsigned int *);
+static nvml_rc (*p_enforced)(void *, unsigned int *);
+static nvml_rc (*p_management)(void *, unsigned int *);
+static nvml_rc (*p_energy)(void *, unsigned long long *);
+static nvml_rc (*p_clock)(void *, int, unsigned int *);
+static nvml_rc (*p_max_clock)(void *, int, unsigned int *);
+static nvml_rc (*p_pstate)(void *, unsigned int *);
+static nvml_rc (*p_fan)(void *, unsigned int *);
+static nvml_rc (*p_reasons)(void *, unsigned long long *);
+static nvml_rc (*p_ecc)(void *, int, int, unsigned long long *);
+
+#define PF_SYM(var, name) \
+    do { *(void **) (&(var)) = dlsym(nvml, name); if ((var) == NULL) { return -2; } } while (0)
+
+long pf_sample_size(void) {
+    return (long) sizeof(pf_gpu_sample);
+}
+
+/*
+ * Loads the library at path, initializes NVML and takes device 0. Returns 0, -1 if the library cannot be
+ * loaded, -2 if a function is missing, or the NVML return code of a failed call.
+ */
+int pf_nvml_open(const char *path) {
+    nvml = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (nvml == NULL) {
+        return -1;
+    }
+    PF_SYM(p_init, "nvmlInit_v2");
+    PF_SYM(p_shutdown, "nvmlShutdown");
+    PF_SYM(p_handle, "nvmlDeviceGetHandleByIndex_v2");
+    PF_SYM(p_util, "nvmlDeviceGetUtilizationRates");
+    PF_SYM(p_memory, "nvmlDeviceGetMemoryInfo_v2");
+    PF_SYM(p_temperature, "nvmlDeviceGetTemperatureV");
+    PF_SYM(p_power, "nvmlDeviceGetPowerUsage");
+    PF_SYM(p_enforced, "nvmlDeviceGetEnforcedPowerLimit");
+    PF_SYM(p_management, "nvmlDeviceGetPowerManagementLimit");
+    PF_SYM(p_energy, "nvmlDeviceGetTotalEnergyConsumption");
+    PF_SYM(p_clock, "nvmlDeviceGetClockInfo");
+    PF_SYM(p_max_clock, "nvmlDeviceGetMaxClockInfo");
+    PF_SYM(p_pstate, "nvmlDeviceGetPerformanceState");
+    PF_SYM(p_fan, "nvmlDeviceGetFanSpeed");
+    PF_SYM(p_reasons, "nvmlDeviceGetCurrentClocksEventReasons");
+    PF_SYM(p_ecc, "nvmlDeviceGetTotalEccErrors");
+    nvml_rc rc = p_init();
+    if (rc != 0) {
+        return rc;
+    }
+    rc = p_handle(0, &device);
+    if (rc != 0) {
+        p_shutdown();
+        return rc;
+    }
+    return 0;
+}
+
+/* One full sample of device 0 into out; returns how many calls failed (a fan-less board fails one). */
+int pf_nvml_sample(pf_gpu_sample *out) {
+    int failures = 0;
+    pf_utilization u;
+    if (p_util(device, &u) == 0) {
+        out->util_gpu = u.gpu;
+        out->util_mem = u.memory;
+    } else {
+        failures++;
+    }
+    pf_memory_v2 m = {.version = PF_STRUCT_VERSION(pf_memory_v2, 2)};
+    if (p_memory(device, &m) == 0) {
+        out->mem_total = m.total;
+        out->mem_reserved = m.reserved;
+        out->mem_free = m.free;
+        out->mem_used = m.used;
+    } else {
+        failures++;
+    }
+    pf_temperature_v1 t = {.version = PF_STRUCT_VERSION(pf_temperature_v1, 1), .sensorType = 0};
+    if (p_temperature(device, &t) == 0) {
+        out->temperature = t.temperature;
+    } else {
+        failures++;
+    }
+    failures += p_power(device, &out->power_mw) != 0;
+    failures += p_enforced(device, &out->enforced_mw) != 0;
+    failures += p_management(device, &out->management_mw) != 0;
+    failures += p_energy(device, &out->energy_mj) != 0;
+    failures += p_clock(device, 0, &out->clocks[0]) != 0; /* graphics */
+    failures += p_clock(device, 1, &out->clocks[1]) != 0; /* SM */
+    failures += p_clock(device, 2, &out->clocks[2]) != 0; /* memory */
+    failures += p_max_clock(device, 1, &out->clocks[3]) != 0;
+    failures += p_max_clock(device, 2, &out->clocks[4]) != 0;
+    failures += p_pstate(device, &out->pstate) != 0;
+    failures += p_fan(device, &out->fan) != 0;
+    failures += p_reasons(device, &out->reasons) != 0;
+    failures += p_ecc(device, 0, 0, &out->ecc[0]) != 0; /* corrected, volatile */
+    failures += p_ecc(device, 1, 0, &out->ecc[1]) != 0; /* uncorrected, volatile */
+    failures += p_ecc(device, 0, 1, &out->ecc[2]) != 0; /* corrected, aggregate */
+    failures += p_ecc(device, 1, 1, &out->ecc[3]) != 0; /* uncorrected, aggregate */
+    out->failures = failures;
+    return failures;
+}
+
+/* Shuts NVML down once (the library stays loaded). */
+int pf_nvml_close(void) {
+    if (p_shutdown == NULL) {
+        return -1;
+    }
+    device = NULL;
+    return p_shutdown();
+}
