@@ -72,7 +72,7 @@ if [ "$measure" = yes ]; then
     }
 
     commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-    if [ -n "$(git status --porcelain -- procfs-api procfs-impl-linux nvml-binding examples 2>/dev/null)" ]; then
+    if [ -n "$(git status --porcelain -- procfs-api/src/main procfs-impl-linux/src/main nvml-binding/src/main examples/src/main 2>/dev/null)" ]; then
         commit="$commit (with uncommitted library changes)"
     fi
     {

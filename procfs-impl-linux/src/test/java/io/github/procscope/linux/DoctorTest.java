@@ -92,7 +92,7 @@ class DoctorTest {
         spawned.adopt(orphan);
         assumeTrue(Commands.available("script"), "script (util-linux) gives a process a terminal");
         Process term = spawned.start("script", "-q", "-c", "sleep 61", "/dev/null");
-        Process nohupTerm = spawned.start("script", "-q", "-c", "nohup sleep 62", "/dev/null");
+        Process nohupTerm = spawned.start("script", "-q", "-c", "nohup sleep 62 >/dev/null 2>&1", "/dev/null");
         LinuxProcfs proc = LinuxProcfs.system();
         Spawned.await(WAIT, "zombie, orphan and terminal sleeps", () -> {
             var s = proc.snapshot();
