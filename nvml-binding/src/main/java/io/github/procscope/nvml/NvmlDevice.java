@@ -89,7 +89,7 @@ final class NvmlDevice implements GpuDevice {
             this.serial = optionalString("nvmlDeviceGetSerial", NvmlNative.NVML_DEVICE_SERIAL_BUFFER_SIZE,
                     api::nvmlDeviceGetSerial).filter(s -> !s.isEmpty());
         }
-        this.totalMemory = readMemory().map(GpuMemory::totalBytes);
+        this.totalMemory = readMemory(OUT.get()).map(GpuMemory::totalBytes);
     }
 
     /** Reads a GPU's identity (called while the inventory opens, before it is shared). */
@@ -294,76 +294,143 @@ final class NvmlDevice implements GpuDevice {
             Instant takenAt = Instant.now();
             OptionalInt gpuUtil = OptionalInt.empty();
             OptionalInt memUtil = OptionalInt.empty();
+            Memory out = OUT.get();
             if (library.has("nvmlDeviceGetUtilizationRates")) {
-                NvmlStructs.Utilization u = new NvmlStructs.Utilization();
-                if (ok(api.nvmlDeviceGetUtilizationRates(handle, u), "nvmlDeviceGetUtilizationRates")) {
-                    gpuUtil = OptionalInt.of(u.gpu);
-                    memUtil = OptionalInt.of(u.memory);
+                if (ok(api.nvmlDeviceGetUtilizationRates(handle, out), "nvmlDeviceGetUtilizationRates")) {
+                    gpuUtil = OptionalInt.of(out.getInt(Layouts.UTIL_GPU));
+                    memUtil = OptionalInt.of(out.getInt(Layouts.UTIL_MEMORY));
                 }
             }
-            Optional<GpuMemory> memory = readMemory();
-            OptionalInt temperature = readTemperature();
-            OptionalLong power = unsignedInt("nvmlDeviceGetPowerUsage", api::nvmlDeviceGetPowerUsage);
-            OptionalLong enforced = unsignedInt("nvmlDeviceGetEnforcedPowerLimit", api::nvmlDeviceGetEnforcedPowerLimit);
+            Optional<GpuMemory> memory = readMemory(out);
+            OptionalInt temperature = readTemperature(out);
+            OptionalLong power = unsignedInt("nvmlDeviceGetPowerUsage", api::nvmlDeviceGetPowerUsage, out);
+            OptionalLong enforced = unsignedInt("nvmlDeviceGetEnforcedPowerLimit", api::nvmlDeviceGetEnforcedPowerLimit,
+                    out);
             OptionalLong management = unsignedInt("nvmlDeviceGetPowerManagementLimit",
-                    api::nvmlDeviceGetPowerManagementLimit);
-            OptionalLong energy = counter("nvmlDeviceGetTotalEnergyConsumption", api::nvmlDeviceGetTotalEnergyConsumption);
-            OptionalInt graphicsClock = clock("nvmlDeviceGetClockInfo", NvmlNative.NVML_CLOCK_GRAPHICS);
-            OptionalInt smClock = clock("nvmlDeviceGetClockInfo", NvmlNative.NVML_CLOCK_SM);
-            OptionalInt memClock = clock("nvmlDeviceGetClockInfo", NvmlNative.NVML_CLOCK_MEM);
-            OptionalInt maxSmClock = clock("nvmlDeviceGetMaxClockInfo", NvmlNative.NVML_CLOCK_SM);
-            OptionalInt maxMemClock = clock("nvmlDeviceGetMaxClockInfo", NvmlNative.NVML_CLOCK_MEM);
-            OptionalInt pstate = uint("nvmlDeviceGetPerformanceState", api::nvmlDeviceGetPerformanceState);
+                    api::nvmlDeviceGetPowerManagementLimit, out);
+            OptionalLong energy = counter("nvmlDeviceGetTotalEnergyConsumption", api::nvmlDeviceGetTotalEnergyConsumption,
+                    out);
+            OptionalInt graphicsClock = clock("nvmlDeviceGetClockInfo", NvmlNative.NVML_CLOCK_GRAPHICS, out);
+            OptionalInt smClock = clock("nvmlDeviceGetClockInfo", NvmlNative.NVML_CLOCK_SM, out);
+            OptionalInt memClock = clock("nvmlDeviceGetClockInfo", NvmlNative.NVML_CLOCK_MEM, out);
+            OptionalInt maxSmClock = clock("nvmlDeviceGetMaxClockInfo", NvmlNative.NVML_CLOCK_SM, out);
+            OptionalInt maxMemClock = clock("nvmlDeviceGetMaxClockInfo", NvmlNative.NVML_CLOCK_MEM, out);
+            OptionalInt pstate = uintOut("nvmlDeviceGetPerformanceState", api::nvmlDeviceGetPerformanceState, out);
             if (pstate.isPresent() && (pstate.getAsInt() < 0 || pstate.getAsInt() > 15)) {
                 pstate = OptionalInt.empty(); // NVML_PSTATE_UNKNOWN
             }
-            OptionalInt fan = uint("nvmlDeviceGetFanSpeed", api::nvmlDeviceGetFanSpeed);
+            OptionalInt fan = uintOut("nvmlDeviceGetFanSpeed", api::nvmlDeviceGetFanSpeed, out);
             OptionalLong reasons = OptionalLong.empty();
             Optional<String> reasonsFn = library.newest("nvmlDeviceGetCurrentClocksEventReasons",
                     "nvmlDeviceGetCurrentClocksThrottleReasons");
             if (reasonsFn.isPresent()) {
-                LongByReference mask = new LongByReference();
-                int rc = reasonsFn.get().contains("Event") ? api.nvmlDeviceGetCurrentClocksEventReasons(handle, mask)
-                        : api.nvmlDeviceGetCurrentClocksThrottleReasons(handle, mask);
+                int rc = reasonsFn.get().contains("Event") ? api.nvmlDeviceGetCurrentClocksEventReasons(handle, out)
+                        : api.nvmlDeviceGetCurrentClocksThrottleReasons(handle, out);
                 if (ok(rc, reasonsFn.get())) {
-                    reasons = OptionalLong.of(mask.getValue());
+                    reasons = OptionalLong.of(out.getLong(0));
                 }
             }
             return new GpuSample(index, uuid, takenAt, gpuUtil, memUtil, memory, temperature, power, enforced,
                     management, energy, graphicsClock, smClock, memClock, maxSmClock, maxMemClock, pstate, fan,
-                    reasons, readEcc());
+                    reasons, readEcc(out));
         });
     }
 
-    @FunctionalInterface
-    interface CounterCall {
-        int call(Pointer device, LongByReference out);
-    }
+    /**
+     * Memory for the out-parameters of one sample's calls, one block per thread: JNA's structures and
+     * {@code ByReference}s allocate and register native memory per call, which cost more than the calls.
+     * Each call's result is read before the next call.
+     */
+    private static final ThreadLocal<Memory> OUT = ThreadLocal.withInitial(() -> new Memory(64));
 
-    private OptionalLong counter(String function, CounterCall call) {
-        if (!library.has(function)) {
-            return OptionalLong.empty();
+    /** Offsets in the structures a sample passes as plain memory, taken once from their JNA layouts. */
+    private static final class Layouts {
+        static final int UTIL_GPU;
+        static final int UTIL_MEMORY;
+        static final int MEM_TOTAL;
+        static final int MEM_FREE;
+        static final int MEM_USED;
+        static final int MEM2_SIZE;
+        static final int MEM2_VERSION_VALUE;
+        static final int MEM2_TOTAL;
+        static final int MEM2_RESERVED;
+        static final int MEM2_FREE;
+        static final int MEM2_USED;
+        static final int TEMP_VERSION_VALUE;
+        static final int TEMP_SENSOR;
+        static final int TEMP_VALUE;
+
+        static {
+            NvmlStructs.Utilization u = new NvmlStructs.Utilization();
+            UTIL_GPU = u.offsetOf("gpu");
+            UTIL_MEMORY = u.offsetOf("memory");
+            NvmlStructs.Memory m = new NvmlStructs.Memory();
+            MEM_TOTAL = m.offsetOf("total");
+            MEM_FREE = m.offsetOf("free");
+            MEM_USED = m.offsetOf("used");
+            NvmlStructs.MemoryV2 m2 = new NvmlStructs.MemoryV2();
+            MEM2_SIZE = m2.size();
+            MEM2_VERSION_VALUE = m2.version;
+            MEM2_TOTAL = m2.offsetOf("total");
+            MEM2_RESERVED = m2.offsetOf("reserved");
+            MEM2_FREE = m2.offsetOf("free");
+            MEM2_USED = m2.offsetOf("used");
+            NvmlStructs.TemperatureV1 t = new NvmlStructs.TemperatureV1();
+            TEMP_VERSION_VALUE = t.version;
+            TEMP_SENSOR = t.offsetOf("sensorType");
+            TEMP_VALUE = t.offsetOf("temperature");
+            if (Math.max(MEM2_SIZE, t.size()) > 64) {
+                throw new AssertionError("the sample's out-parameter block is too small");
+            }
         }
-        LongByReference v = new LongByReference();
-        return ok(call.call(handle, v), function) && v.getValue() >= 0 ? OptionalLong.of(v.getValue()) : OptionalLong.empty();
+
+        private Layouts() {
+        }
     }
 
-    private OptionalInt clock(String function, int type) {
+    /** A function of the sample that writes one value through its last argument. */
+    @FunctionalInterface
+    interface OutCall {
+        int call(Pointer device, Pointer out);
+    }
+
+    private OptionalInt uintOut(String function, OutCall call, Memory out) {
         if (!library.has(function)) {
             return OptionalInt.empty();
         }
-        IntByReference v = new IntByReference();
-        int rc = function.equals("nvmlDeviceGetClockInfo") ? api.nvmlDeviceGetClockInfo(handle, type, v)
-                : api.nvmlDeviceGetMaxClockInfo(handle, type, v);
-        return ok(rc, function) ? OptionalInt.of(v.getValue()) : OptionalInt.empty();
+        return ok(call.call(handle, out), function) ? OptionalInt.of(out.getInt(0)) : OptionalInt.empty();
     }
 
-    private Optional<GpuMemory> readMemory() {
+    private OptionalLong unsignedInt(String function, OutCall call, Memory out) {
+        OptionalInt v = uintOut(function, call, out);
+        return v.isPresent() ? OptionalLong.of(Integer.toUnsignedLong(v.getAsInt())) : OptionalLong.empty();
+    }
+
+    private OptionalLong counter(String function, OutCall call, Memory out) {
+        if (!library.has(function)) {
+            return OptionalLong.empty();
+        }
+        return ok(call.call(handle, out), function) && out.getLong(0) >= 0 ? OptionalLong.of(out.getLong(0))
+                : OptionalLong.empty();
+    }
+
+    private OptionalInt clock(String function, int type, Memory out) {
+        if (!library.has(function)) {
+            return OptionalInt.empty();
+        }
+        int rc = function.equals("nvmlDeviceGetClockInfo") ? api.nvmlDeviceGetClockInfo(handle, type, out)
+                : api.nvmlDeviceGetMaxClockInfo(handle, type, out);
+        return ok(rc, function) ? OptionalInt.of(out.getInt(0)) : OptionalInt.empty();
+    }
+
+    private Optional<GpuMemory> readMemory(Memory out) {
         if (library.has("nvmlDeviceGetMemoryInfo_v2")) {
-            NvmlStructs.MemoryV2 m = new NvmlStructs.MemoryV2();
-            int rc = api.nvmlDeviceGetMemoryInfo_v2(handle, m);
+            out.clear(Layouts.MEM2_SIZE);
+            out.setInt(0, Layouts.MEM2_VERSION_VALUE);
+            int rc = api.nvmlDeviceGetMemoryInfo_v2(handle, out);
             if (rc == RC_SUCCESS) {
-                return Optional.of(memory(m.total, m.used, m.free, OptionalLong.of(m.reserved), false,
+                return Optional.of(memory(out.getLong(Layouts.MEM2_TOTAL), out.getLong(Layouts.MEM2_USED),
+                        out.getLong(Layouts.MEM2_FREE), OptionalLong.of(out.getLong(Layouts.MEM2_RESERVED)), false,
                         "nvmlDeviceGetMemoryInfo_v2"));
             }
             if (rc != RC_ARGUMENT_VERSION_MISMATCH && rc != NvmlReturn.FUNCTION_NOT_FOUND.code()) {
@@ -373,9 +440,9 @@ final class NvmlDevice implements GpuDevice {
             }
         }
         if (library.has("nvmlDeviceGetMemoryInfo")) {
-            NvmlStructs.Memory m = new NvmlStructs.Memory();
-            if (ok(api.nvmlDeviceGetMemoryInfo(handle, m), "nvmlDeviceGetMemoryInfo")) {
-                return Optional.of(memory(m.total, m.used, m.free, OptionalLong.empty(), true, "nvmlDeviceGetMemoryInfo"));
+            if (ok(api.nvmlDeviceGetMemoryInfo(handle, out), "nvmlDeviceGetMemoryInfo")) {
+                return Optional.of(memory(out.getLong(Layouts.MEM_TOTAL), out.getLong(Layouts.MEM_USED),
+                        out.getLong(Layouts.MEM_FREE), OptionalLong.empty(), true, "nvmlDeviceGetMemoryInfo"));
             }
         }
         return Optional.empty();
@@ -392,12 +459,14 @@ final class NvmlDevice implements GpuDevice {
         return new GpuMemory(total, used, free, reserved, v1);
     }
 
-    private OptionalInt readTemperature() {
+    private OptionalInt readTemperature(Memory out) {
         if (library.has("nvmlDeviceGetTemperatureV")) {
-            NvmlStructs.TemperatureV1 t = new NvmlStructs.TemperatureV1();
-            int rc = api.nvmlDeviceGetTemperatureV(handle, t);
+            out.setInt(0, Layouts.TEMP_VERSION_VALUE);
+            out.setInt(Layouts.TEMP_SENSOR, NvmlNative.NVML_TEMPERATURE_GPU);
+            out.setInt(Layouts.TEMP_VALUE, 0);
+            int rc = api.nvmlDeviceGetTemperatureV(handle, out);
             if (rc == RC_SUCCESS) {
-                return OptionalInt.of(t.temperature);
+                return OptionalInt.of(out.getInt(Layouts.TEMP_VALUE));
             }
             if (rc != RC_ARGUMENT_VERSION_MISMATCH && rc != NvmlReturn.FUNCTION_NOT_FOUND.code()) {
                 ok(rc, "nvmlDeviceGetTemperatureV");
@@ -405,30 +474,29 @@ final class NvmlDevice implements GpuDevice {
             }
         }
         if (library.has("nvmlDeviceGetTemperature")) {
-            IntByReference t = new IntByReference();
-            if (ok(api.nvmlDeviceGetTemperature(handle, NvmlNative.NVML_TEMPERATURE_GPU, t), "nvmlDeviceGetTemperature")) {
-                return OptionalInt.of(t.getValue());
+            if (ok(api.nvmlDeviceGetTemperature(handle, NvmlNative.NVML_TEMPERATURE_GPU, out),
+                    "nvmlDeviceGetTemperature")) {
+                return OptionalInt.of(out.getInt(0));
             }
         }
         return OptionalInt.empty();
     }
 
-    private Optional<EccErrorCounts> readEcc() {
+    private Optional<EccErrorCounts> readEcc(Memory out) {
         if (!library.has("nvmlDeviceGetTotalEccErrors")) {
             return Optional.empty();
         }
         EccErrorCounts counts = new EccErrorCounts(
-                ecc(NvmlNative.NVML_MEMORY_ERROR_TYPE_CORRECTED, NvmlNative.NVML_VOLATILE_ECC),
-                ecc(NvmlNative.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NvmlNative.NVML_VOLATILE_ECC),
-                ecc(NvmlNative.NVML_MEMORY_ERROR_TYPE_CORRECTED, NvmlNative.NVML_AGGREGATE_ECC),
-                ecc(NvmlNative.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NvmlNative.NVML_AGGREGATE_ECC));
+                ecc(NvmlNative.NVML_MEMORY_ERROR_TYPE_CORRECTED, NvmlNative.NVML_VOLATILE_ECC, out),
+                ecc(NvmlNative.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NvmlNative.NVML_VOLATILE_ECC, out),
+                ecc(NvmlNative.NVML_MEMORY_ERROR_TYPE_CORRECTED, NvmlNative.NVML_AGGREGATE_ECC, out),
+                ecc(NvmlNative.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NvmlNative.NVML_AGGREGATE_ECC, out));
         return counts.isEmpty() ? Optional.empty() : Optional.of(counts);
     }
 
-    private OptionalLong ecc(int errorType, int counterType) {
-        LongByReference v = new LongByReference();
-        return ok(api.nvmlDeviceGetTotalEccErrors(handle, errorType, counterType, v), "nvmlDeviceGetTotalEccErrors")
-                && v.getValue() >= 0 ? OptionalLong.of(v.getValue()) : OptionalLong.empty();
+    private OptionalLong ecc(int errorType, int counterType, Memory out) {
+        return ok(api.nvmlDeviceGetTotalEccErrors(handle, errorType, counterType, out), "nvmlDeviceGetTotalEccErrors")
+                && out.getLong(0) >= 0 ? OptionalLong.of(out.getLong(0)) : OptionalLong.empty();
     }
 
     // ---- processes ----

@@ -108,37 +108,41 @@ interface NvmlNative extends Library {
     int nvmlDeviceGetMigMode(Pointer device, IntByReference currentMode, IntByReference pendingMode);
 
     // ---- metrics ----
-    int nvmlDeviceGetMemoryInfo_v2(Pointer device, NvmlStructs.MemoryV2 memory);
+    // The out-parameters of the functions a sample calls are plain pointers into memory the caller reuses
+    // (nvmlMemory_v2_t*, nvmlMemory_t*, nvmlUtilization_t*, nvmlTemperature_v1_t*, unsigned int*,
+    // unsigned long long*): a JNA structure or ByReference allocates and registers native memory per call,
+    // which cost more than the calls themselves. The layouts are those of NvmlStructs.
+    int nvmlDeviceGetMemoryInfo_v2(Pointer device, Pointer memory);
 
-    int nvmlDeviceGetMemoryInfo(Pointer device, NvmlStructs.Memory memory);
+    int nvmlDeviceGetMemoryInfo(Pointer device, Pointer memory);
 
-    int nvmlDeviceGetUtilizationRates(Pointer device, NvmlStructs.Utilization utilization);
+    int nvmlDeviceGetUtilizationRates(Pointer device, Pointer utilization);
 
-    int nvmlDeviceGetTemperatureV(Pointer device, NvmlStructs.TemperatureV1 temperature);
+    int nvmlDeviceGetTemperatureV(Pointer device, Pointer temperature);
 
-    int nvmlDeviceGetTemperature(Pointer device, int sensorType, IntByReference temp);
+    int nvmlDeviceGetTemperature(Pointer device, int sensorType, Pointer temp);
 
-    int nvmlDeviceGetPowerUsage(Pointer device, IntByReference power);
+    int nvmlDeviceGetPowerUsage(Pointer device, Pointer power);
 
-    int nvmlDeviceGetEnforcedPowerLimit(Pointer device, IntByReference limit);
+    int nvmlDeviceGetEnforcedPowerLimit(Pointer device, Pointer limit);
 
-    int nvmlDeviceGetPowerManagementLimit(Pointer device, IntByReference limit);
+    int nvmlDeviceGetPowerManagementLimit(Pointer device, Pointer limit);
 
-    int nvmlDeviceGetTotalEnergyConsumption(Pointer device, LongByReference energy);
+    int nvmlDeviceGetTotalEnergyConsumption(Pointer device, Pointer energy);
 
-    int nvmlDeviceGetClockInfo(Pointer device, int type, IntByReference clock);
+    int nvmlDeviceGetClockInfo(Pointer device, int type, Pointer clock);
 
-    int nvmlDeviceGetMaxClockInfo(Pointer device, int type, IntByReference clock);
+    int nvmlDeviceGetMaxClockInfo(Pointer device, int type, Pointer clock);
 
-    int nvmlDeviceGetPerformanceState(Pointer device, IntByReference pState);
+    int nvmlDeviceGetPerformanceState(Pointer device, Pointer pState);
 
-    int nvmlDeviceGetFanSpeed(Pointer device, IntByReference speed);
+    int nvmlDeviceGetFanSpeed(Pointer device, Pointer speed);
 
-    int nvmlDeviceGetCurrentClocksEventReasons(Pointer device, LongByReference clocksEventReasons);
+    int nvmlDeviceGetCurrentClocksEventReasons(Pointer device, Pointer clocksEventReasons);
 
-    int nvmlDeviceGetCurrentClocksThrottleReasons(Pointer device, LongByReference clocksThrottleReasons);
+    int nvmlDeviceGetCurrentClocksThrottleReasons(Pointer device, Pointer clocksThrottleReasons);
 
-    int nvmlDeviceGetTotalEccErrors(Pointer device, int errorType, int counterType, LongByReference eccCounts);
+    int nvmlDeviceGetTotalEccErrors(Pointer device, int errorType, int counterType, Pointer eccCounts);
 
     // ---- MIG ----
     int nvmlDeviceGetMaxMigDeviceCount(Pointer device, IntByReference count);

@@ -33,6 +33,11 @@ final class NvmlStructs {
     /** {@code nvmlMemory_t} (v1): {@code used} includes the reserved memory. */
     @Structure.FieldOrder({"total", "free", "used"})
     public static final class Memory extends Structure {
+        /** @return the offset of a field in this layout, for callers that pass plain memory */
+        int offsetOf(String field) {
+            return fieldOffset(field);
+        }
+
         public long total;
         public long free;
         public long used;
@@ -41,6 +46,11 @@ final class NvmlStructs {
     /** {@code nvmlMemory_v2_t}: version 2 reports reserved memory apart from {@code used}. */
     @Structure.FieldOrder({"version", "total", "reserved", "free", "used"})
     public static final class MemoryV2 extends Structure {
+        /** @return the offset of a field in this layout, for callers that pass plain memory */
+        int offsetOf(String field) {
+            return fieldOffset(field);
+        }
+
         public int version;
         public long total;
         public long reserved;
@@ -55,6 +65,11 @@ final class NvmlStructs {
     /** {@code nvmlUtilization_t}: percentages of the last sample period. */
     @Structure.FieldOrder({"gpu", "memory"})
     public static final class Utilization extends Structure {
+        /** @return the offset of a field in this layout, for callers that pass plain memory */
+        int offsetOf(String field) {
+            return fieldOffset(field);
+        }
+
         public int gpu;
         public int memory;
     }
@@ -163,6 +178,11 @@ final class NvmlStructs {
     /** {@code nvmlTemperature_v1_t}, for {@code nvmlDeviceGetTemperatureV}. */
     @Structure.FieldOrder({"version", "sensorType", "temperature"})
     public static final class TemperatureV1 extends Structure {
+        /** @return the offset of a field in this layout, for callers that pass plain memory */
+        int offsetOf(String field) {
+            return fieldOffset(field);
+        }
+
         public int version;
         public int sensorType;
         public int temperature;
