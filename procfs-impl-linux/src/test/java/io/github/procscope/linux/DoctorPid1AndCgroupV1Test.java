@@ -6,6 +6,7 @@ import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
+import io.github.procscope.testing.FixtureTrees;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -29,7 +29,7 @@ class DoctorPid1AndCgroupV1Test {
 
     @Test
     void pid1ThatIsNotAnInitIsReportedWithTheZombiesItAdopted(@TempDir Path tmp) throws IOException {
-        Path proc = copy(Fixtures.dir("proc-clean"), tmp.resolve("proc"));
+        Path proc = FixtureTrees.copy(Fixtures.dir("proc-clean"), tmp.resolve("proc"));
         replaceInStat(proc.resolve("1/stat"), "(systemd)", "(python3)");
         Files.writeString(proc.resolve("1/cmdline"), "python3\0serve.py\0");
         Files.writeString(proc.resolve("1/status"), Files.readString(proc.resolve("1/status"))
@@ -71,20 +71,6 @@ class DoctorPid1AndCgroupV1Test {
 
         assertEquals(List.of(new CgroupOomCount(1, "/batch/job-1", 2, OptionalLong.empty())), counts,
                 "v1 counts each cgroup's own kills; a kernel without the oom_kill line counts nothing");
-    }
-
-    private static Path copy(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : (Iterable<Path>) s::iterator) {
-                Path d = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(d);
-                } else {
-                    Files.copy(p, d);
-                }
-            }
-        }
-        return to;
     }
 
     private static void replaceInStat(Path stat, String from, String to) throws IOException {

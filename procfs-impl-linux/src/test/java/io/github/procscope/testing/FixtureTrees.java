@@ -21,6 +21,28 @@ public final class FixtureTrees {
     }
 
     /**
+     * Copies a tree, for a test that changes a fixture without touching the original.
+     *
+     * @param src  the tree (on any file system, a jar's included)
+     * @param dest where the copy goes; created
+     * @return {@code dest}
+     * @throws IOException if a file cannot be copied
+     */
+    public static Path copy(Path src, Path dest) throws IOException {
+        try (Stream<Path> s = Files.walk(src)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path d = dest.resolve(src.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(d);
+                } else {
+                    Files.copy(p, d);
+                }
+            }
+        }
+        return dest;
+    }
+
+    /**
      * @param name    the tree's name under {@code fixtures/}, such as {@code proc}
      * @param scratch a directory to copy into when the tree is inside a jar
      * @return a directory holding the tree
@@ -36,19 +58,7 @@ public final class FixtureTrees {
                 return Path.of(uri);
             }
             try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
-                Path src = jar.provider().getPath(uri);
-                Path dest = scratch.resolve(name);
-                try (Stream<Path> s = Files.walk(src)) {
-                    for (Path p : (Iterable<Path>) s::iterator) {
-                        Path d = dest.resolve(src.relativize(p).toString());
-                        if (Files.isDirectory(p)) {
-                            Files.createDirectories(d);
-                        } else {
-                            Files.copy(p, d);
-                        }
-                    }
-                }
-                return dest;
+                return copy(jar.provider().getPath(uri), scratch.resolve(name));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
