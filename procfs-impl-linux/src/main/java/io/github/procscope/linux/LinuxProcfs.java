@@ -47,8 +47,10 @@ import java.util.Set;
  *
  * <p>Files are read natively where the platform allows it: {@code openat}, {@code read} and {@code close}
  * relative to one descriptor of the root, and {@code statx} for the owner, with no path string built per
- * file. Where the native binding cannot be loaded (or with {@code -Dprocscope.native=false}) the same files
- * are read through the JDK, with the same results.
+ * file. Loading that binding takes longer than a snapshot of a small machine, so it is loaded in the
+ * background when a table first reads, and reads go through the JDK until it is there (a one-shot tool
+ * never waits; a monitor reads natively from its next snapshots on). Where the binding cannot be loaded
+ * (or with {@code -Dprocscope.native=false}) every read goes through the JDK, with the same results.
  *
  * <p>The boot time ({@code btime} of {@code /proc/stat}) is read once, when the table is built, as
  * {@code ps} does; the clock tick rate and page size come from the running kernel's auxiliary vector

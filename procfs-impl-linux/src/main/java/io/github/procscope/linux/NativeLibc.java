@@ -125,9 +125,17 @@ final class NativeLibc {
         static final Object RESULT = load();
     }
 
-    private static final class ProcHolder {
-        static final ProcLibC PROC = loadProc();
-    }
+    /**
+     * The snapshot reader's binding: {@code null} until loaded, then the binding, or {@link #PROC_FAILED}.
+     * Loading it generates code and takes a few hundred milliseconds, more than a whole snapshot of a
+     * small machine, so a process table asks for it in the background ({@link #startLoadingProcLibC}) and
+     * reads through the JDK until it is there: a one-shot tool never waits for it, a monitor gets it from
+     * its second or third snapshot on.
+     */
+    private static volatile Object procState;
+    private static final Object PROC_FAILED = new Object();
+    private static final java.util.concurrent.atomic.AtomicBoolean PROC_STARTED =
+            new java.util.concurrent.atomic.AtomicBoolean();
 
     private NativeLibc() {
     }
@@ -147,20 +155,48 @@ final class NativeLibc {
     }
 
     /**
-     * @return the binding of the snapshot reader's calls, or {@code null} when it cannot be loaded here (no
-     *         native access at all, or a libc without {@code statx}); callers then read through the JDK
+     * @return the binding of the snapshot reader's calls if it has been loaded, else {@code null} (not yet,
+     *         or it cannot be loaded here: no native access at all, or a libc without {@code statx});
+     *         callers then read through the JDK
      */
-    static ProcLibC procLibC() {
-        return ProcHolder.PROC;
+    static ProcLibC procLibCIfLoaded() {
+        Object s = procState;
+        return s instanceof ProcLibC ? (ProcLibC) s : null;
     }
 
-    /** @return the runtime of {@link #procLibC()}, which must not be {@code null} */
+    /** Starts loading the snapshot reader's binding on a daemon thread, once per JVM; returns at once. */
+    static void startLoadingProcLibC() {
+        if (PROC_STARTED.compareAndSet(false, true)) {
+            Thread t = new Thread(NativeLibc::loadProcLibC, "procscope-native-loader");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
+    /**
+     * Loads the snapshot reader's binding now, in the calling thread, if no one has yet.
+     *
+     * @return the binding, or {@code null} if it cannot be loaded here
+     */
+    static ProcLibC loadProcLibC() {
+        synchronized (PROC_STARTED) {
+            PROC_STARTED.set(true);
+            if (procState == null) {
+                ProcLibC lib = loadProc();
+                procState = lib != null ? lib : PROC_FAILED;
+            }
+        }
+        return procLibCIfLoaded();
+    }
+
+    /** @return the runtime of the loaded {@link ProcLibC}, which must not be {@code null} */
     static jnr.ffi.Runtime procRuntime() {
-        return jnr.ffi.Runtime.getRuntime(ProcHolder.PROC);
+        return jnr.ffi.Runtime.getRuntime(procLibCIfLoaded());
     }
 
     private static ProcLibC loadProc() {
-        if (!(Holder.RESULT instanceof Loaded)) {
+        if (!System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")
+                || !"64".equals(System.getProperty("sun.arch.data.model"))) {
             return null;
         }
         try {

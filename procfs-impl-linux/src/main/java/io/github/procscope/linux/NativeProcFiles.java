@@ -57,10 +57,14 @@ final class NativeProcFiles extends ProcFiles {
         this.statx = buffers[1];
     }
 
-    /** @return a reader of {@code root}, or {@code null} if the native calls are not available here */
+    /**
+     * @return a reader of {@code root}, or {@code null} if the native calls are not loaded (yet: this starts
+     *         loading them in the background) or not available here
+     */
     static NativeProcFiles open(Path root, String prefix) {
-        NativeLibc.ProcLibC lib = NativeLibc.procLibC();
+        NativeLibc.ProcLibC lib = NativeLibc.procLibCIfLoaded();
         if (lib == null) {
+            NativeLibc.startLoadingProcLibC();
             return null;
         }
         int cloexec = jnr.constants.platform.OpenFlags.O_CLOEXEC.intValue();

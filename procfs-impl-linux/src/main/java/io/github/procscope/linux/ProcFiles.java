@@ -14,8 +14,9 @@ import java.nio.file.Path;
  * few files a snapshot reads for every process, and the owner of each process directory. Two ways, with
  * the same outcomes: natively ({@link NativeProcFiles}: {@code openat}, {@code read}, {@code close} and
  * {@code statx} relative to a descriptor of the root, no path string built per file), and through the JDK
- * ({@link Jdk}), which is used when the native binding cannot be loaded or the system property
- * {@code procscope.native} is {@code false}. Not thread-safe: one per snapshot or call.
+ * ({@link Jdk}), which is used until the native binding has loaded (in the background), when it cannot be
+ * loaded, or when the system property {@code procscope.native} is {@code false}. Not thread-safe: one per
+ * snapshot or call.
  */
 abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
     /** The system property that turns the native reader off when set to {@code false}. */
@@ -69,7 +70,8 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      * @param root   the procfs root
      * @param prefix the root as a string ending in {@code /}
      * @param allowNative whether the native reader may be used
-     * @return the native reader when it is allowed and can be used, else the JDK one
+     * @return the native reader when it is allowed and loaded (its loading starts in the background on the
+     *         first call), else the JDK one
      */
     static ProcFiles open(Path root, String prefix, boolean allowNative) {
         if (allowNative) {

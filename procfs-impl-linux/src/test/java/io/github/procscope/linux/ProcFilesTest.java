@@ -7,6 +7,7 @@ import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcfsParseException;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,6 +25,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -35,6 +37,12 @@ class ProcFilesTest {
     private static final Set<Facet> ALL = EnumSet.allOf(Facet.class);
 
     private final Spawned spawned = new Spawned();
+
+    @BeforeAll
+    static void loadTheNativeBinding() {
+        // Tables load it in the background and read through the JDK until then; here it must be there.
+        assertNotNull(NativeLibc.loadProcLibC(), "the native reader's binding loads on Linux x86-64 and AArch64");
+    }
 
     @AfterEach
     void end() {
