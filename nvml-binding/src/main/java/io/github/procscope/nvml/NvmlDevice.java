@@ -3,7 +3,6 @@ package io.github.procscope.nvml;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
-import com.sun.jna.ptr.LongByReference;
 import com.sun.jna.ptr.PointerByReference;
 import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.gpu.EccErrorCounts;
@@ -216,11 +215,6 @@ final class NvmlDevice implements GpuDevice {
         }
         IntByReference v = new IntByReference();
         return ok(call.call(handle, v), function) ? OptionalInt.of(v.getValue()) : OptionalInt.empty();
-    }
-
-    private OptionalLong unsignedInt(String function, UintCall call) {
-        OptionalInt v = uint(function, call);
-        return v.isPresent() ? OptionalLong.of(Integer.toUnsignedLong(v.getAsInt())) : OptionalLong.empty();
     }
 
     private Optional<String> optionalString(String function, int size, StringCall call) {

@@ -20,31 +20,29 @@ final class ByteCursor {
         Path path();
     }
 
-    private final Path source;
-    private final Source lazySource;
+    private final Source source;
     private final byte[] buf;
     private final int end;
     private int pos;
 
     ByteCursor(Path source, byte[] buf, int start, int end) {
-        this(source, null, buf, start, end);
-    }
-
-    /** A cursor whose file is named only if a message needs it. */
-    ByteCursor(Source source, byte[] buf, int length) {
-        this(null, source, buf, 0, length);
-    }
-
-    private ByteCursor(Path source, Source lazySource, byte[] buf, int start, int end) {
-        this.source = source;
-        this.lazySource = lazySource;
-        this.buf = buf;
-        this.pos = start;
-        this.end = end;
+        this(() -> source, buf, start, end);
     }
 
     ByteCursor(Path source, byte[] buf, int length) {
         this(source, buf, 0, length);
+    }
+
+    /** A cursor whose file is named only if a message needs it. */
+    ByteCursor(Source source, byte[] buf, int length) {
+        this(source, buf, 0, length);
+    }
+
+    private ByteCursor(Source source, byte[] buf, int start, int end) {
+        this.source = source;
+        this.buf = buf;
+        this.pos = start;
+        this.end = end;
     }
 
     int position() {
@@ -64,7 +62,7 @@ final class ByteCursor {
     }
 
     Path source() {
-        return source != null ? source : lazySource.path();
+        return source.path();
     }
 
     boolean atEnd() {

@@ -7,6 +7,7 @@ import io.github.procscope.api.SignalSet;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -95,7 +96,7 @@ final class StatParser {
         }
 
         // Fields 4..52: parsed in order into a fixed array; field n is at index n.
-        java.util.Arrays.fill(f, 0L);
+        Arrays.fill(f, 0L);
         int count = 3;
         while (count < ALL_FIELDS && c.skipIf(' ')) {
             count++;
