@@ -37,7 +37,7 @@ for tool in java mvn gcc lsof; do
 done
 
 echo "run.sh: building (tests skipped)..." >&2
-mvn -q -B -DskipTests -Dskip.javadoc -Pbenchmarks-jar -pl benchmarks,examples -am package
+mvn -q -B -DskipTests -Dskip.javadoc -Pbenchmarks-jar -pl benchmarks,procscope-cli -am package
 
 native=benchmarks/target/native
 mkdir -p "$native"
@@ -72,7 +72,7 @@ if [ "$measure" = yes ]; then
     }
 
     commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-    if [ -n "$(git status --porcelain -- procfs-api/src/main procfs-impl-linux/src/main nvml-binding/src/main examples/src/main 2>/dev/null)" ]; then
+    if [ -n "$(git status --porcelain -- procfs-api/src/main procfs-impl-linux/src/main nvml-binding/src/main procscope-cli/src/main 2>/dev/null)" ]; then
         commit="$commit (with uncommitted library changes)"
     fi
     {

@@ -1,8 +1,6 @@
 /**
- * Small runnable examples of procscope. The command-line tool lives in
- * {@link io.github.procscope.examples.cli}, the lab in {@link io.github.procscope.examples.lab}.
- *
- * <p>{@link io.github.procscope.examples.TrainingLoopDemo}: a training loop that checkpoints when it is
- * preempted (TERM), exits with 143, and resumes from its checkpoint when started again.
+ * Small runnable examples of the procscope library, written against {@code procfs-api} only, with
+ * {@code procfs-impl-linux} on the run-time class path. The command-line tool is the {@code procscope-cli}
+ * module.
  */
 package io.github.procscope.examples;

@@ -1,0 +1,207 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.signals.Signals;
+import io.github.procscope.linux.LinuxDoctor;
+import io.github.procscope.linux.LinuxKernelLog;
+import io.github.procscope.linux.LinuxOpenFiles;
+import io.github.procscope.linux.LinuxProcessMemory;
+import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.linux.LinuxSignals;
+import io.github.procscope.linux.LinuxSystemResources;
+import io.github.procscope.nvml.NvmlGpus;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The global options of one invocation, resolved into readers that all share the same roots: every reader
+ * of {@code --procfs-root} and {@code --sysfs-root} is built here, so that a fixture tree reaches them all.
+ */
+final class Context {
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper COMPACT = new ObjectMapper();
+    private static final Path PROC = Path.of("/proc");
+    private static final Path SYS = Path.of("/sys");
+
+    private final Path procfsRoot;
+    private final Path sysfsRoot;
+    private final boolean json;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final boolean stdoutIsTerminal;
+    private final int width;
+    private LinuxProcfs procfs;
+    private LinuxSystemResources resources;
+
+    Context(Path procfsRoot, Path sysfsRoot, boolean json, PrintStream out, PrintStream err, boolean stdoutIsTerminal,
+            int width) {
+        this.procfsRoot = procfsRoot;
+        this.sysfsRoot = sysfsRoot;
+        this.json = json;
+        this.out = out;
+        this.err = err;
+        this.stdoutIsTerminal = stdoutIsTerminal;
+        this.width = width;
+    }
+
+    /**
+     * Checks the roots before a subcommand runs: the procfs root must be a procfs (it has {@code stat} with a
+     * {@code btime} line and {@code uptime}), the sysfs root a directory.
+     *
+     * @throws ProcfsUnavailableException naming the root and what is wrong with it
+     */
+    void validate() {
+        procfs();
+        if (sysfsRoot != null && !Files.isDirectory(sysfsRoot)) {
+            throw new ProcfsUnavailableException(sysfsRoot, (Files.exists(sysfsRoot) ? "it is not a directory"
+                    : "it does not exist") + " (--sysfs-root takes a sysfs tree such as /sys)");
+        }
+    }
+
+    /** @return the process table under {@code --procfs-root}, or the live one */
+    synchronized LinuxProcfs procfs() {
+        if (procfs == null) {
+            procfs = LinuxProcfs.at(procfsRoot());
+        }
+        return procfs;
+    }
+
+    /** @return the memory, load and disk reader under both roots */
+    synchronized LinuxSystemResources resources() {
+        if (resources == null) {
+            resources = LinuxSystemResources.at(procfsRoot(), sysfsRoot());
+        }
+        return resources;
+    }
+
+    /** @return the process memory reader under the procfs root */
+    LinuxProcessMemory memory() {
+        return LinuxProcessMemory.at(procfsRoot());
+    }
+
+    /** @return the open-file reader under the procfs root */
+    LinuxOpenFiles openFiles() {
+        return LinuxOpenFiles.at(procfsRoot());
+    }
+
+    /**
+     * Opens the GPUs through NVML (the library named by the system property {@code procscope.nvml.library}, the
+     * environment variable {@code PROCSCOPE_NVML_LIBRARY}, or the driver's); open device files are looked for
+     * under the procfs root. Close it.
+     *
+     * @throws io.github.procscope.api.gpu.GpuUnavailableException if no GPU can be used, with the reason
+     */
+    Gpus openGpus() {
+        return NvmlGpus.builder().procRoot(procfsRoot()).open();
+    }
+
+    /**
+     * @param what the subcommand, for the message
+     * @return a signal sender over the live process table
+     * @throws IllegalArgumentException if {@code --procfs-root} names another tree: signals go to this system's
+     *                                  processes, whose identities only the live {@code /proc} can check
+     */
+    Signals signals(String what) {
+        if (!live()) {
+            throw new IllegalArgumentException(what + " acts on this system's processes and checks each one's identity"
+                    + " in /proc before it signals; it does not work with --procfs-root " + procfsRoot);
+        }
+        return LinuxSignals.using(procfs());
+    }
+
+    /**
+     * The doctor over every source this invocation names: the process table, memory, file systems and
+     * disks, open files, the GPUs, and the kernel log ({@code kmsg} when given, else {@code /dev/kmsg} for the
+     * live system only: a fixture tree has no kernel log of its own).
+     *
+     * @param kmsg a kernel log in the kmsg format to read instead, or null
+     * @param gpus whether to look at GPUs
+     * @return the doctor
+     */
+    LinuxDoctor doctor(Path kmsg, boolean gpus) {
+        LinuxDoctor.Builder b = LinuxDoctor.builder(procfs()).systemResources(resources()).openFiles(openFiles());
+        if (kmsg != null) {
+            b.kernelLog(LinuxKernelLog.at(kmsg, procfs().bootTime()));
+        } else if (live()) {
+            b.kernelLog(LinuxKernelLog.system());
+        }
+        if (gpus) {
+            b.gpus(this::openGpus);
+        }
+        return b.build();
+    }
+
+    /** @return whether the procfs root is this system's {@code /proc} */
+    boolean live() {
+        if (procfsRoot == null) {
+            return true;
+        }
+        try {
+            return procfsRoot.toRealPath().equals(PROC.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** @return the procfs root given, or {@code /proc} */
+    Path procfsRoot() {
+        return procfsRoot == null ? PROC : procfsRoot;
+    }
+
+    /** @return the sysfs root given, or {@code /sys} */
+    Path sysfsRoot() {
+        return sysfsRoot == null ? SYS : sysfsRoot;
+    }
+
+    boolean json() {
+        return json;
+    }
+
+    PrintStream out() {
+        return out;
+    }
+
+    PrintStream err() {
+        return err;
+    }
+
+    /** @return whether standard output is a terminal (a person watches), as far as the JVM can tell */
+    boolean stdoutIsTerminal() {
+        return stdoutIsTerminal;
+    }
+
+    /** @return how wide a table line may be: the terminal's {@code COLUMNS}, or 80 */
+    int width() {
+        return width;
+    }
+
+    static ObjectMapper mapper() {
+        return MAPPER;
+    }
+
+    /** Prints a JSON document, indented. */
+    void printJson(JsonNode node) {
+        try {
+            out.println(MAPPER.writeValueAsString(node));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Prints a JSON document on one line (a row of a stream: JSON Lines). */
+    void printJsonLine(JsonNode node) {
+        try {
+            out.println(COMPACT.writeValueAsString(node));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

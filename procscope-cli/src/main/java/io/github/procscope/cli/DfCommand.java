@@ -1,0 +1,127 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.DeviceNumber;
+import io.github.procscope.api.disk.FileSystemUsage;
+import io.github.procscope.linux.LinuxSystemResources;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.Callable;
+
+/** {@code procscope df [--inodes] [PATH...]}: file systems with their space or inodes, as {@code df} shows them. */
+@Command(name = "df", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Show file systems with their space or inodes, like df.",
+                "Size, used, available and use%% like df -h, or inodes like df -i with --inodes. Use%% is "
+                        + "used / (used + available), rounded up, as df computes it: the blocks reserved for root do "
+                        + "not count as available. A disk can be full with free blocks when it runs out of inodes "
+                        + "(many small files): check --inodes.",
+                "Pseudo file systems (proc, sysfs, cgroup...) and repeated mounts of one device are left "
+                        + "out unless --all is given. Mount points come from the procfs root's self/mountinfo, their "
+                        + "figures from statvfs(2)."},
+        footer = {"", "Examples:", "  procscope df", "  procscope df --inodes /data", "  procscope --json df --all"})
+final class DfCommand implements Callable<Integer> {
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Option(names = {"-i", "--inodes"}, description = "Show inodes instead of space (df -i).")
+    boolean inodes;
+
+    @Option(names = {"-a", "--all"}, description = "Include pseudo file systems and repeated mounts.")
+    boolean all;
+
+    @Parameters(arity = "0..*", paramLabel = "PATH", description = "Only the file systems holding these paths.")
+    List<Path> paths = List.of();
+
+    @Override
+    public Integer call() {
+        Context ctx = root.context();
+        LinuxSystemResources res = ctx.resources();
+        List<FileSystemUsage> list = new ArrayList<>();
+        if (!paths.isEmpty()) {
+            for (Path p : paths) {
+                list.add(res.fileSystem(p));
+            }
+        } else {
+            list = all ? res.fileSystems() : dfDefault(res.fileSystems());
+        }
+        if (ctx.json()) {
+            ArrayNode arr = Json.array();
+            list.forEach(f -> arr.add(json(f)));
+            ctx.printJson(arr);
+            return ProcscopeCli.OK;
+        }
+        Table t;
+        if (inodes) {
+            t = new Table().left("Filesystem").left("Type").right("Inodes").right("IUsed").right("IFree").right("IUse%")
+                    .left("Mounted on");
+            for (FileSystemUsage f : list) {
+                t.row(f.mount().source(), f.mount().fsType(), f.inodes(), f.inodesUsed(), f.inodesFree(),
+                        percent(f.inodeUsePercent()), f.mountPoint());
+            }
+        } else {
+            t = new Table().left("Filesystem").left("Type").right("Size").right("Used").right("Avail").right("Use%")
+                    .left("Mounted on");
+            for (FileSystemUsage f : list) {
+                t.row(f.mount().source(), f.mount().fsType(), Units.bytes(f.sizeBytes()), Units.bytes(f.usedBytes()),
+                        Units.bytes(f.availableBytes()), percent(f.usePercent()), f.mountPoint());
+            }
+        }
+        t.print(ctx.out(), ctx.width());
+        return ProcscopeCli.OK;
+    }
+
+    /**
+     * @return what {@code df} shows without {@code -a}: no pseudo file systems, and one entry per device (the
+     *         mount with the shortest mount point, the first of equals), in mount order
+     */
+    static List<FileSystemUsage> dfDefault(List<FileSystemUsage> all) {
+        Map<DeviceNumber, FileSystemUsage> byDevice = new LinkedHashMap<>();
+        for (FileSystemUsage f : all) {
+            if (f.isPseudo()) {
+                continue;
+            }
+            FileSystemUsage prior = byDevice.get(f.mount().device());
+            if (prior == null || f.mountPoint().length() < prior.mountPoint().length()) {
+                byDevice.put(f.mount().device(), f);
+            }
+        }
+        List<FileSystemUsage> out = new ArrayList<>();
+        for (FileSystemUsage f : all) {
+            if (byDevice.get(f.mount().device()) == f) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    static ObjectNode json(FileSystemUsage f) {
+        ObjectNode o = Json.object();
+        o.put("mountPoint", f.mountPoint());
+        o.put("fsType", f.mount().fsType());
+        o.put("source", f.mount().source());
+        o.put("sizeBytes", f.sizeBytes());
+        o.put("usedBytes", f.usedBytes());
+        o.put("availableBytes", f.availableBytes());
+        Json.put(o, "usePercent", f.usePercent());
+        o.put("inodes", f.inodes());
+        o.put("inodesUsed", f.inodesUsed());
+        o.put("inodesFree", f.inodesFree());
+        Json.put(o, "inodesUsePercent", f.inodeUsePercent());
+        o.put("readOnly", f.readOnly());
+        return o;
+    }
+
+    private static String percent(OptionalInt p) {
+        return p.isPresent() ? p.getAsInt() + "%" : "-";
+    }
+}

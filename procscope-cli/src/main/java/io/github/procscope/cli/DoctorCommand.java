@@ -1,0 +1,154 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.diagnose.Diagnosis;
+import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Finding;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** {@code procscope doctor}: the seed's map from symptom to cause, run on this machine. */
+@Command(name = "doctor", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Look for zombies, orphans, a PID 1 that does not reap, terminal sessions that die on",
+                "hang-up, OOM kills, deleted files still holding space, full disks and inodes, memory",
+                "pressure, I/O bottlenecks, idle GPUs holding memory and GPU ghosts: each with the pids",
+                "involved, the numbers read and advice.",
+                "Exit status: 0 when clean, 1 when a finding of warning severity or above exists."},
+        footer = {"", "Examples:", "  procscope doctor", "  procscope --json doctor --window 10s --disk-threshold 95"})
+final class DoctorCommand implements Callable<Integer> {
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long to watch CPU, disks and GPUs (default: 3s).")
+    Duration window = DoctorOptions.defaults().sampleWindow();
+
+    @Option(names = "--disk-threshold", paramLabel = "PERCENT", description = "Disk use%% that counts as full (default: 90).")
+    double disk = DoctorOptions.defaults().diskUsedPercent();
+
+    @Option(names = "--inode-threshold", paramLabel = "PERCENT", description = "Inode use%% that counts as exhausted (default: 90).")
+    double inodes = DoctorOptions.defaults().inodesUsedPercent();
+
+    @Option(names = "--memory-available", paramLabel = "PERCENT",
+            description = "Memory available below this %% of total is pressure (default: 10).")
+    double memoryAvailable = DoctorOptions.defaults().memoryAvailablePercent();
+
+    @Option(names = "--orphan-min-age", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Idle orphans older than this are warnings (default: 10m).")
+    Duration orphanAge = DoctorOptions.defaults().orphanMinAge();
+
+    @Option(names = "--hangup-min-age", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Terminal processes younger than this are not reported (default: 1m).")
+    Duration hangupAge = DoctorOptions.defaults().hangupMinAge();
+
+    @Option(names = "--subreaper", split = ",", paramLabel = "PID", converter = PidConverter.class,
+            description = "Pids known to be subreapers (their adoptees count as orphans).")
+    List<Long> subreapers = List.of();
+
+    @Option(names = "--kmsg", paramLabel = "FILE", description = "Read this kernel log (kmsg format) instead of /dev/kmsg.")
+    Path kmsg;
+
+    @Option(names = "--cgroup-threshold", paramLabel = "PERCENT",
+            description = "A memory cgroup's working set at this %% of its limit is pressure (default: 90).")
+    double cgroupThreshold = DoctorOptions.defaults().cgroupUsagePercent();
+
+    @Option(names = "--gpu-idle-util", paramLabel = "PERCENT",
+            description = "Mean GPU utilization below this is idle (default: 5).")
+    double gpuIdleUtil = DoctorOptions.defaults().gpuIdleUtilizationPercent();
+
+    @Option(names = "--gpu-idle-memory-mib", paramLabel = "MIB",
+            description = "An idle GPU using more than this holds memory (default: 1024).")
+    long gpuIdleMemoryMib = DoctorOptions.defaults().gpuIdleMemoryBytes() >> 20;
+
+    @Option(names = "--io-util", paramLabel = "PERCENT", description = "Disk %%util that counts as busy (default: 80).")
+    double ioUtil = DoctorOptions.defaults().ioUtilPercent();
+
+    @Option(names = "--io-await", paramLabel = "MS", description = "Mean wait that counts as slow (default: 50).")
+    double ioAwait = DoctorOptions.defaults().ioAwaitMillis();
+
+    @Option(names = "--deleted-min-mib", paramLabel = "MIB",
+            description = "Report deleted-but-open files from this much per file system (default: 10).")
+    long deletedMinMib = DoctorOptions.defaults().deletedOpenMinBytes() >> 20;
+
+    @Option(names = "--no-gpu", description = "Do not look at GPUs.")
+    boolean noGpu;
+
+    @Override
+    public Integer call() {
+        Context ctx = root.context();
+        DoctorOptions options = DoctorOptions.defaults().withSampleWindow(window)
+                .withDiskThresholds(disk, inodes)
+                .withMemoryThresholds(memoryAvailable, cgroupThreshold)
+                .withGpuIdleThresholds(gpuIdleUtil, gpuIdleMemoryMib << 20)
+                .withIoThresholds(ioUtil, ioAwait)
+                .withDeletedOpenMinBytes(deletedMinMib << 20)
+                .withAges(orphanAge, hangupAge)
+                .withSubreapers(Set.copyOf(subreapers));
+        var doctor = ctx.doctor(kmsg, !noGpu);
+        Diagnosis d = doctor.examine(options);
+        if (ctx.json()) {
+            ctx.printJson(json(d));
+        } else {
+            print(ctx.out(), d);
+        }
+        return d.hasWarnings() ? 1 : ProcscopeCli.OK;
+    }
+
+    static ObjectNode json(Diagnosis d) {
+        ObjectNode o = Context.mapper().createObjectNode();
+        ArrayNode arr = o.putArray("findings");
+        for (Finding f : d.findings()) {
+            ObjectNode n = arr.addObject();
+            n.put("kind", f.kind().name());
+            n.put("severity", f.severity().name());
+            ArrayNode pids = n.putArray("pids");
+            f.pids().forEach(pids::add);
+            n.put("summary", f.summary());
+            n.set("evidence", Context.mapper().valueToTree(f.evidence()));
+            n.put("advice", f.advice());
+        }
+        ArrayNode skipped = o.putArray("skipped");
+        d.skipped().forEach(skipped::add);
+        return o;
+    }
+
+    private static void print(PrintStream out, Diagnosis d) {
+        if (d.findings().isEmpty()) {
+            out.println("No problems found.");
+        }
+        for (Finding f : d.findings()) {
+            out.printf("%-8s %-18s %s%n", f.severity(), f.kind(), Table.printable(f.summary()));
+            if (!f.pids().isEmpty()) {
+                out.println("         pids: " + f.pids().stream().map(String::valueOf).collect(Collectors.joining(" ")));
+            }
+            out.println("         evidence: " + evidence(f.evidence()));
+            out.println("         advice: " + f.advice());
+        }
+        for (String s : d.skipped()) {
+            out.println("not checked: " + s);
+        }
+    }
+
+    private static final int MAX_VALUE = 80;
+
+    private static String evidence(Map<String, Object> ev) {
+        return ev.entrySet().stream().map(e -> e.getKey() + "=" + shorten(Table.printable(String.valueOf(e.getValue()))))
+                .collect(Collectors.joining(", "));
+    }
+
+    /** Long values (a command line) are cut for the table; --json has them whole. */
+    private static String shorten(String s) {
+        return s.length() <= MAX_VALUE ? s : s.substring(0, MAX_VALUE - 3) + "...";
+    }
+}

@@ -1,0 +1,416 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.gpu.DmonFormat;
+import io.github.procscope.api.gpu.GpuDevice;
+import io.github.procscope.api.gpu.GpuMemory;
+import io.github.procscope.api.gpu.GpuMonitor;
+import io.github.procscope.api.gpu.GpuProcess;
+import io.github.procscope.api.gpu.GpuProcesses;
+import io.github.procscope.api.gpu.GpuSample;
+import io.github.procscope.api.gpu.GpuSummary;
+import io.github.procscope.api.gpu.GpuUnavailableException;
+import io.github.procscope.api.gpu.GpuUser;
+import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.gpu.InaccessibleGpu;
+import io.github.procscope.api.gpu.NvmlException;
+import io.github.procscope.api.gpu.NvmlReturn;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.concurrent.Callable;
+
+/** {@code procscope gpu}: the GPUs as {@code nvidia-smi} shows them, its {@code --query-gpu} and {@code dmon}. */
+@Command(name = "gpu", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Show the NVIDIA GPUs, like nvidia-smi.",
+                "Temperature, power, memory, utilization and the processes holding GPU memory, through "
+                        + "NVML. A process whose parent is gone is marked a ghost: a leftover DataLoader worker "
+                        + "keeps its VRAM after Ctrl-C.",
+                "GPU utilization is a duty cycle: the share of time at least one kernel ran, not how busy "
+                        + "the SMs were; 100%% can mean one small kernel at a time.",
+                "--query takes nvidia-smi's --query-gpu field names and prints CSV as nvidia-smi does. "
+                        + "--watch prints a row per GPU per interval like nvidia-smi dmon, then (with --count) each "
+                        + "GPU's means and whether it sat idle while holding memory (below 5%% while holding more "
+                        + "than 1 GiB).",
+                "Exit status 3 when no GPU can be used (no driver, no device, no permission); with --json "
+                        + "the reason is printed as {\"available\": false, \"reason\": ...}."},
+        footer = {"", "Examples:", "  procscope gpu",
+                "  procscope gpu --query index,name,memory.used --format csv,noheader",
+                "  procscope gpu --watch 1s --count 60", "  procscope --json gpu"})
+final class GpuCommand implements Callable<Integer> {
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = {"--query", "--query-gpu"}, split = ",", paramLabel = "FIELD",
+            description = "Print these fields as CSV (nvidia-smi's names: index, name, memory.used, ...).")
+    List<String> query;
+
+    @Option(names = "--format", paramLabel = "FORMAT",
+            description = "csv, optionally with noheader and nounits (default: csv).")
+    String format;
+
+    @Option(names = {"--watch", "-l"}, paramLabel = "INTERVAL", converter = DurationConverter.class,
+            description = "Sample every INTERVAL and print dmon rows (with --json: one JSON object per line).")
+    Duration watch;
+
+    @Option(names = "--count", paramLabel = "N", description = "With --watch: how many rounds (default: until interrupted).")
+    Integer count;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Context ctx = root.context();
+        GpuQuery q = checkOptions();
+        Gpus gpus;
+        try {
+            gpus = ctx.openGpus();
+        } catch (GpuUnavailableException e) {
+            if (ctx.json() && q == null && watch == null) {
+                ObjectNode o = Json.object();
+                o.put("available", false);
+                o.put("reason", e.getMessage());
+                o.put("reasonCode", e.reason().name());
+                o.putNull("driverVersion");
+                o.putNull("cudaDriverVersion");
+                o.putArray("devices");
+                ctx.printJson(o);
+            }
+            ctx.err().println("procscope gpu: " + ProcscopeCli.message(e));
+            return ProcscopeCli.GPU_UNAVAILABLE;
+        }
+        try (gpus) {
+            if (q != null) {
+                query(ctx.out(), gpus, q);
+            } else if (watch != null) {
+                watch(ctx, gpus);
+            } else {
+                Map<Long, GpuUser> users = users(gpus, ctx);
+                if (ctx.json()) {
+                    ctx.printJson(json(gpus, users));
+                } else {
+                    print(ctx.out(), gpus, users, ctx.width());
+                }
+            }
+        }
+        return ProcscopeCli.OK;
+    }
+
+    private GpuQuery checkOptions() {
+        if (format != null && query == null) {
+            throw usage("--format goes with --query");
+        }
+        if (query != null && watch != null) {
+            throw usage("--query and --watch cannot be combined");
+        }
+        if (count != null && watch == null) {
+            throw usage("--count goes with --watch");
+        }
+        if (count != null && count < 1) {
+            throw usage("--count must be at least 1, not " + count);
+        }
+        if (watch != null && watch.toMillis() < 10) {
+            throw usage("--watch INTERVAL must be at least 10ms, not " + watch);
+        }
+        if (query == null) {
+            return null;
+        }
+        try {
+            return GpuQuery.parse(query, format == null ? "csv" : format);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    private CommandLine.ParameterException usage(String message) {
+        return new CommandLine.ParameterException(spec.commandLine(), message);
+    }
+
+    // ------------------------------------------------------------------ --query
+
+    private static void query(PrintStream out, Gpus gpus, GpuQuery q) {
+        q.header().ifPresent(out::println);
+        Instant now = Instant.now();
+        for (GpuDevice d : gpus.devices()) {
+            Optional<GpuSample> s = sample(d);
+            if (s.isPresent()) {
+                out.println(q.line(new GpuQuery.Row(gpus, d, s.get(), now)));
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ --watch
+
+    private void watch(Context ctx, Gpus gpus) throws InterruptedException {
+        // The verdict covers the whole run when it has a count (however slowly the rounds come); a run without one
+        // keeps the last five minutes.
+        Duration window = count == null ? Duration.ofMinutes(5) : watch.multipliedBy(count).plusMinutes(1);
+        try (GpuMonitor monitor = GpuMonitor.builder(gpus).interval(watch).window(window).build()) {
+            if (!ctx.json()) {
+                ctx.out().println(DmonFormat.header());
+            }
+            for (int i = 0; count == null || i < count; i++) {
+                if (i > 0) {
+                    Thread.sleep(watch.toMillis());
+                }
+                Instant now = Instant.now();
+                for (GpuSample s : monitor.sampleNow()) {
+                    if (ctx.json()) {
+                        ctx.printJsonLine(dmonJson(s, now));
+                    } else {
+                        ctx.out().println(DmonFormat.row(s));
+                    }
+                }
+                ctx.out().flush();
+            }
+            if (!ctx.json()) {
+                for (GpuSummary s : monitor.summaries()) {
+                    ctx.out().println(summary(s));
+                }
+            }
+        }
+    }
+
+    static ObjectNode dmonJson(GpuSample s, Instant time) {
+        ObjectNode o = Json.object();
+        Json.put(o, "time", time);
+        o.put("index", s.deviceIndex());
+        o.put("uuid", s.deviceUuid());
+        Json.put(o, "powerDrawWatts", s.powerDrawWatts());
+        Json.put(o, "temperatureC", s.temperatureCelsius());
+        Json.put(o, "utilizationGpuPercent", s.gpuUtilizationPercent());
+        Json.put(o, "utilizationMemoryPercent", s.memoryUtilizationPercent());
+        Json.put(o, "memoryUsedBytes", s.memoryUsedBytes());
+        Json.put(o, "memoryClockMHz", s.memoryClockMhz());
+        Json.put(o, "smClockMHz", s.smClockMhz());
+        return o;
+    }
+
+    private static String summary(GpuSummary s) {
+        String verdict = switch (s.idleHolding()) {
+            case IDLE_HOLDING -> "IDLE WHILE HOLDING MEMORY: see who holds it with 'procscope gpu'";
+            case NOT_IDLE_HOLDING -> "not idle-holding";
+            case INSUFFICIENT_DATA -> "too few samples to judge idleness";
+        };
+        return String.format(Locale.ROOT, "# gpu %d over %.2fs (%d samples): mean util %s, max %s, mean memory %s: %s",
+                s.deviceIndex(), Units.seconds(s.span()), s.samples(),
+                s.meanGpuUtilizationPercent().isPresent()
+                        ? String.format(Locale.ROOT, "%.1f%%", s.meanGpuUtilizationPercent().getAsDouble()) : "-",
+                s.maxGpuUtilizationPercent().isPresent() ? s.maxGpuUtilizationPercent().getAsInt() + "%" : "-",
+                s.meanMemoryUsedBytes().isPresent() ? Units.bytes((long) s.meanMemoryUsedBytes().getAsDouble()) : "-",
+                s.lost() ? "GPU LOST" : verdict);
+    }
+
+    // ------------------------------------------------------------------ the table and JSON
+
+    /** @return the GPU users joined with the process table, by pid */
+    private static Map<Long, GpuUser> users(Gpus gpus, Context ctx) {
+        Map<Long, GpuUser> out = new HashMap<>();
+        for (GpuUser u : gpus.users(ctx.procfs())) {
+            out.put(u.pid(), u);
+        }
+        return out;
+    }
+
+    private static Optional<GpuSample> sample(GpuDevice d) {
+        if (d.isLost()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(d.sample());
+        } catch (NvmlException e) {
+            if (e.nvmlReturn() == NvmlReturn.GPU_IS_LOST) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** @return NVML's processes on a device, and on its MIG devices when its own list is withheld */
+    private static List<GpuProcess> processes(GpuDevice d) {
+        if (d.isLost()) {
+            return List.of();
+        }
+        GpuProcesses listed = d.processes();
+        List<GpuProcess> all = new ArrayList<>(listed.processes());
+        if (!listed.isComplete()) {
+            for (GpuDevice mig : d.migDevices()) {
+                all.addAll(mig.processes().processes());
+            }
+        }
+        return all;
+    }
+
+    static ObjectNode json(Gpus gpus, Map<Long, GpuUser> users) {
+        ObjectNode o = Json.object();
+        o.put("available", true);
+        o.putNull("reason");
+        o.put("driverVersion", gpus.driverVersion());
+        Json.putText(o, "cudaDriverVersion", gpus.cudaDriverVersion());
+        ArrayNode devices = o.putArray("devices");
+        for (GpuDevice d : gpus.devices()) {
+            ObjectNode n = devices.addObject();
+            n.put("index", d.index());
+            n.put("uuid", d.uuid());
+            n.put("name", d.name());
+            Json.putText(n, "pciBusId", d.pciBusId());
+            Optional<GpuSample> s = sample(d);
+            n.put("lost", s.isEmpty());
+            Optional<GpuMemory> mem = s.flatMap(GpuSample::memory);
+            Json.put(n, "utilizationGpuPercent", s.map(GpuSample::gpuUtilizationPercent).orElse(OptionalInt.empty()));
+            Json.put(n, "utilizationMemoryPercent",
+                    s.map(GpuSample::memoryUtilizationPercent).orElse(OptionalInt.empty()));
+            Json.put(n, "memoryTotalBytes", mem.map(m -> OptionalLong.of(m.totalBytes())).orElse(OptionalLong.empty()));
+            Json.put(n, "memoryUsedBytes", mem.map(m -> OptionalLong.of(m.usedBytes())).orElse(OptionalLong.empty()));
+            Json.put(n, "memoryFreeBytes", mem.map(m -> OptionalLong.of(m.freeBytes())).orElse(OptionalLong.empty()));
+            Json.put(n, "temperatureC", s.map(GpuSample::temperatureCelsius).orElse(OptionalInt.empty()));
+            Json.put(n, "powerDrawWatts", s.map(GpuSample::powerDrawWatts).orElse(OptionalDouble.empty()));
+            Json.put(n, "powerLimitWatts", s.map(GpuSample::enforcedPowerLimitWatts).orElse(OptionalDouble.empty()));
+            Json.put(n, "smClockMHz", s.map(GpuSample::smClockMhz).orElse(OptionalInt.empty()));
+            Json.putText(n, "pstate", s.flatMap(x -> x.performanceState().isPresent()
+                    ? Optional.of("P" + x.performanceState().getAsInt()) : Optional.empty()));
+            ArrayNode procs = n.putArray("processes");
+            for (GpuProcess p : processes(d)) {
+                ObjectNode pn = procs.addObject();
+                pn.put("pid", p.pid());
+                Json.put(pn, "usedMemoryBytes", p.usedMemoryBytes());
+                pn.put("type", p.typeLetters());
+                GpuUser u = users.get(p.pid());
+                Json.putText(pn, "comm", u == null ? Optional.empty() : u.process().map(ProcessInfo::comm));
+                pn.put("ghost", u != null && u.ghost());
+            }
+        }
+        ArrayNode inaccessible = o.putArray("inaccessible");
+        for (InaccessibleGpu g : gpus.inaccessibleDevices()) {
+            ObjectNode n = inaccessible.addObject();
+            n.put("index", g.index());
+            n.put("code", g.nvmlReturn().name());
+            n.put("message", g.message());
+        }
+        return o;
+    }
+
+    private static void print(PrintStream out, Gpus gpus, Map<Long, GpuUser> users, int width) {
+        Table.wrap(out, String.format("NVIDIA driver %s, CUDA %s, %d GPU(s)", gpus.driverVersion(),
+                gpus.cudaDriverVersion().map(Object::toString).orElse("-"), gpus.devices().size()), "  ", width);
+        Table t = new Table().right("GPU").left("NAME").left("BUS-ID").right("TEMP").right("POWER").right("MEMORY")
+                .right("UTIL").right("MEM%").left("PERF");
+        List<Object[]> procRows = new ArrayList<>();
+        for (GpuDevice d : gpus.devices()) {
+            Optional<GpuSample> so = sample(d);
+            if (so.isEmpty()) {
+                t.row(d.index(), shorten(d.name(), 24), shortBus(d.pciBusId()), "-", "-", "-", "-", "-", "LOST");
+                continue;
+            }
+            GpuSample s = so.get();
+            t.row(d.index(), shorten(d.name(), 24), shortBus(d.pciBusId()),
+                    s.temperatureCelsius().isPresent() ? s.temperatureCelsius().getAsInt() + "C" : "-",
+                    watts(s), memory(s), percent(s.gpuUtilizationPercent()), percent(s.memoryUtilizationPercent()),
+                    s.performanceState().isPresent() ? "P" + s.performanceState().getAsInt() : "-");
+            for (GpuProcess p : processes(d)) {
+                GpuUser u = users.get(p.pid());
+                String comm = u == null ? "?" : u.process().map(ProcessInfo::comm).orElse("(not visible here)");
+                String note = u != null && u.ghost() ? "ghost: parent gone" : "";
+                procRows.add(new Object[] {d.index(), p.pid(), p.typeLetters(), shorten(comm, 20),
+                        p.usedMemoryBytes().isPresent() ? Units.bytes(p.usedMemoryBytes().getAsLong()) : "-", note});
+            }
+        }
+        t.print(out, width);
+        for (InaccessibleGpu g : gpus.inaccessibleDevices()) {
+            Table.wrap(out, "GPU " + g.index() + " not accessible: " + g.nvmlReturn() + ": " + g.message(), "  ", width);
+        }
+        out.println();
+        if (procRows.isEmpty()) {
+            out.println("No process is using a GPU (that NVML lists).");
+        } else {
+            Table pt = new Table().right("GPU").right("PID").left("TYPE").left("COMMAND").right("GPU MEM").left("NOTE");
+            procRows.forEach(pt::row);
+            pt.print(out, width);
+        }
+        List<GpuUser> fdOnly = users.values().stream().filter(u -> !u.listedByNvml())
+                .sorted(Comparator.comparingLong(GpuUser::pid)).toList();
+        for (GpuUser u : fdOnly) {
+            Table.wrap(out, String.format("pid %d (%s) holds %s open but NVML does not list it (another pid"
+                    + " namespace?)", u.pid(), u.process().map(ProcessInfo::comm).orElse("?"),
+                    u.openDeviceMinors().stream().map(m -> "/dev/nvidia" + m).reduce((a, b) -> a + ", " + b)
+                            .orElse("/dev/nvidia*")), "  ", width);
+        }
+        Table.wrap(out, "GPU utilization is a duty cycle (the share of time a kernel ran), not SM occupancy.", "  ",
+                width);
+    }
+
+    private static String shorten(String s, int max) {
+        return s.length() <= max ? s : s.substring(0, max - 1) + "~";
+    }
+
+    /** @return the bus id without an all-zero PCI domain ({@code 18:00.0}), as lspci prints it */
+    static String shortBus(Optional<String> busId) {
+        if (busId.isEmpty()) {
+            return "-";
+        }
+        String b = busId.get();
+        int colon = b.indexOf(':');
+        if (colon > 0 && b.substring(0, colon).chars().allMatch(c -> c == '0') && b.indexOf(':', colon + 1) > 0) {
+            return b.substring(colon + 1).toLowerCase(Locale.ROOT);
+        }
+        return b.toLowerCase(Locale.ROOT);
+    }
+
+    private static String watts(GpuSample s) {
+        String draw = s.powerDrawWatts().isPresent() ? Long.toString(Math.round(s.powerDrawWatts().getAsDouble())) : "-";
+        String cap = s.enforcedPowerLimitWatts().isPresent()
+                ? Long.toString(Math.round(s.enforcedPowerLimitWatts().getAsDouble())) : "-";
+        return draw + "/" + cap + "W";
+    }
+
+    private static String memory(GpuSample s) {
+        if (s.memory().isEmpty()) {
+            return "-";
+        }
+        GpuMemory m = s.memory().get();
+        return Units.bytes(m.usedBytes()) + "/" + Units.bytes(m.totalBytes());
+    }
+
+    private static String percent(OptionalInt p) {
+        return p.isPresent() ? p.getAsInt() + "%" : "-";
+    }
+
+    /** @return the pids holding memory on a GPU in a snapshot, for the overview and watch */
+    static Map<Long, Long> memoryByPid(Gpus gpus) {
+        Map<Long, Long> out = new HashMap<>();
+        for (GpuDevice d : gpus.devices()) {
+            try {
+                for (GpuProcess p : processes(d)) {
+                    if (p.usedMemoryBytes().isPresent()) {
+                        out.merge(p.pid(), p.usedMemoryBytes().getAsLong(), Long::sum);
+                    }
+                }
+            } catch (NvmlException e) {
+                if (e.nvmlReturn() != NvmlReturn.GPU_IS_LOST) {
+                    throw e;
+                }
+            }
+        }
+        return out;
+    }
+}

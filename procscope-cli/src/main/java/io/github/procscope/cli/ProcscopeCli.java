@@ -1,0 +1,170 @@
+package io.github.procscope.cli;
+
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.gpu.GpuUnavailableException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code procscope}: processes, memory, files, signals and GPUs of this machine, as a person reads
+ * them or as JSON for scripts.
+ */
+@Command(name = "procscope",
+        mixinStandardHelpOptions = true,
+        versionProvider = ProcscopeCli.Version.class,
+        sortOptions = false,
+        description = {"See processes, memory, files, disks and GPUs; stop process trees safely.",
+                "Without a subcommand: an overview of this machine.",
+                "Exit status: 0 success; 1 the target does not exist or may not be read; 2 bad usage; 3 "
+                        + "(gpu) no GPU can be used."},
+        subcommands = {PsCommand.class, TreeCommand.class, ThreadsCommand.class, MapsCommand.class,
+                FdsCommand.class, DeletedCommand.class, FreeCommand.class, DfCommand.class, DuCommand.class,
+                IostatCommand.class, SignalsCommand.class, StopCommand.class, GpuCommand.class, WatchCommand.class,
+                DemoTrainCommand.class, DoctorCommand.class, LabCommand.class, CommandLine.HelpCommand.class},
+        footer = {"", "Examples:", "  procscope                     overview",
+                "  procscope ps --sort=-rss      processes, largest resident memory first",
+                "  procscope --json tree 1       the process tree under PID 1, as JSON",
+                "  procscope watch 4121          memory, CPU and GPU of a run over time"})
+public final class ProcscopeCli implements Callable<Integer> {
+    /** Success. */
+    public static final int OK = 0;
+    /** The target does not exist or may not be read. */
+    public static final int NOT_FOUND = 1;
+    /** Bad usage. */
+    public static final int USAGE = 2;
+    /** {@code gpu}: NVML is unavailable (no driver, no GPU, no permission). */
+    public static final int GPU_UNAVAILABLE = 3;
+
+    @Option(names = "--procfs-root", paramLabel = "DIR", scope = ScopeType.INHERIT,
+            description = "Read this procfs tree instead of /proc (a fixture, or another mount).")
+    Path procfsRoot;
+
+    @Option(names = "--sysfs-root", paramLabel = "DIR", scope = ScopeType.INHERIT,
+            description = "Read this sysfs tree instead of /sys.")
+    Path sysfsRoot;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of a table.")
+    boolean json;
+
+    private Context context;
+
+    /** Runs the tool and exits with its status. */
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        PrintStream err = new PrintStream(System.err, true, StandardCharsets.UTF_8);
+        System.exit(run(out, err, System.console() != null, Table.terminalWidth(), args));
+    }
+
+    /**
+     * Runs the tool without exiting, for tests and embedding; standard output counts as not a terminal, 80
+     * columns wide.
+     *
+     * @param out  where results go
+     * @param err  where errors go (one line each)
+     * @param args the command line
+     * @return the exit status
+     */
+    public static int run(PrintStream out, PrintStream err, String... args) {
+        return run(out, err, false, 80, args);
+    }
+
+    static int run(PrintStream out, PrintStream err, boolean terminal, int width, String... args) {
+        ProcscopeCli root = new ProcscopeCli();
+        CommandLine cl = new CommandLine(root);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        cl.setExecutionStrategy(parseResult -> {
+            Integer help = CommandLine.executeHelpRequest(parseResult);
+            if (help != null) {
+                return help;
+            }
+            root.context = new Context(root.procfsRoot, root.sysfsRoot, root.json, out, err, terminal, width);
+            Object command = parseResult.asCommandLineList().get(parseResult.asCommandLineList().size() - 1).getCommand();
+            if (!(command instanceof DemoTrainCommand)) {
+                try {
+                    root.context.validate();
+                } catch (ProcfsUnavailableException e) {
+                    err.println("procscope: " + message(e));
+                    return USAGE;
+                }
+            }
+            return new CommandLine.RunLast().execute(parseResult);
+        });
+        cl.setParameterExceptionHandler((ex, a) -> {
+            CommandLine cmd = ex.getCommandLine();
+            if (cmd.getCommandName().equals("procscope")) {
+                if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+                        && !u.getUnmatched().get(0).startsWith("-")) {
+                    err.println("procscope: unknown subcommand '" + u.getUnmatched().get(0)
+                            + "' (see 'procscope --help' for the list)");
+                } else {
+                    err.println("procscope: " + oneLine(ex.getMessage()) + " (see 'procscope --help')");
+                }
+            } else {
+                err.println("procscope " + cmd.getCommandName() + ": " + oneLine(ex.getMessage())
+                        + " (see 'procscope " + cmd.getCommandName() + " --help')");
+            }
+            return USAGE;
+        });
+        cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
+            err.println("procscope" + (cmd.getCommandName().equals("procscope") ? "" : " " + cmd.getCommandName())
+                    + ": " + message(ex));
+            return exitStatus(ex);
+        });
+        return cl.execute(args);
+    }
+
+    /** @return the exception's message on one line, or its type when it has none */
+    static String message(Throwable ex) {
+        String m = ex.getMessage();
+        return m == null || m.isBlank() ? ex.getClass().getSimpleName() : oneLine(m);
+    }
+
+    private static String oneLine(String s) {
+        return s.strip().replace("\r", "").replace('\n', ' ');
+    }
+
+    static int exitStatus(Throwable ex) {
+        if (ex instanceof GpuUnavailableException) {
+            return GPU_UNAVAILABLE;
+        }
+        if (ex instanceof NoSuchProcessException || ex instanceof ProcessAccessDeniedException) {
+            return NOT_FOUND;
+        }
+        if (ex instanceof ProcfsUnavailableException || ex instanceof IllegalArgumentException
+                || ex instanceof CommandLine.ParameterException) {
+            return USAGE;
+        }
+        return NOT_FOUND;
+    }
+
+    /** @return the resolved global options, for subcommands */
+    Context context() {
+        return context;
+    }
+
+    @Override
+    public Integer call() {
+        return new Overview(context).print();
+    }
+
+    /** The tool's version, from the jar's manifest when packaged. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Optional.ofNullable(ProcscopeCli.class.getPackage().getImplementationVersion()).orElse("development build");
+            return new String[] {"procscope " + v};
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcessState;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** {@code procscope ps}: the columns of {@code ps -eo pid,ppid,user,stat,rss,vsz,nlwp,etime,%cpu,comm}. */
+@Command(name = "ps", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"List processes, like ps -e with RSS, VSZ, threads and %%CPU.",
+                "The columns of ps -eo pid,ppid,user,stat,rss,vsz,nlwp,etime,%%cpu,comm. RSS and VSZ are in KiB, "
+                        + "as ps prints them (JSON: rssBytes and vszBytes, in bytes).",
+                "%%CPU is computed as ps computes it: the CPU time used over the process's whole life "
+                        + "divided by its elapsed time (100 = one CPU busy all along). It is not top's recent CPU: "
+                        + "for the CPU over an interval, use 'procscope watch PID'.",
+                "STAT is the state letter, then < (high priority), N (low priority), s (session leader), l "
+                        + "(multi-threaded) and + (in the terminal's foreground process group)."},
+        footer = {"", "Examples:", "  procscope ps --sort=-rss --user alice",
+                "  procscope ps --state Z            zombies only",
+                "  procscope ps --by-user            resident memory and process count per user",
+                "  procscope --json ps --pid 4121,4122"})
+final class PsCommand implements Callable<Integer> {
+    /** The sort keys, by name. */
+    static final Map<String, Comparator<ProcessInfo>> KEYS = keys();
+
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Option(names = "--sort", paramLabel = "KEY", converter = SortConverter.class,
+            description = "Sort by pid, ppid, user, state, rss, vsz, threads, elapsed, cpu or comm; prefix - for"
+                    + " descending (default: pid).")
+    Comparator<ProcessInfo> sort = KEYS.get("pid");
+
+    @Option(names = "--user", split = ",", paramLabel = "USER", description = "Only processes of these users (names or uids).")
+    List<String> users = List.of();
+
+    @Option(names = "--pid", split = ",", paramLabel = "PID", converter = PidConverter.class,
+            description = "Only these pids; exit status 1 when none of them exists.")
+    List<Long> pids = List.of();
+
+    @Option(names = "--state", paramLabel = "LETTERS", converter = StatesConverter.class,
+            description = "Only processes in these states, e.g. Z (zombies) or DR (disk sleep and running).")
+    Set<Character> states;
+
+    @Option(names = "--by-user", description = "Per-user totals of RSS and processes instead of a process list.")
+    boolean byUser;
+
+    @Override
+    public Integer call() {
+        Context ctx = root.context();
+        ProcessSnapshot snapshot = ctx.procfs().snapshot();
+        List<ProcessInfo> list = snapshot.processes().stream().filter(this::selected)
+                .sorted(sort.thenComparingLong(ProcessInfo::pid)).collect(Collectors.toCollection(ArrayList::new));
+        if (byUser) {
+            printByUser(ctx, list);
+        } else if (ctx.json()) {
+            ArrayNode arr = Json.array();
+            for (ProcessInfo p : list) {
+                arr.add(json(p));
+            }
+            ctx.printJson(arr);
+        } else {
+            Table t = new Table().right("PID").right("PPID").left("USER").left("STAT").right("RSS").right("VSZ")
+                    .right("NLWP").right("ELAPSED").right("%CPU").left("COMMAND");
+            for (ProcessInfo p : list) {
+                t.row(p.pid(), p.ppid(), shortUser(p), stat(p), p.rssBytes() / 1024, p.vszBytes() / 1024, p.threads(),
+                        Units.elapsed(p.elapsed()), Units.percent(p.lifetimeCpuPercent()), p.comm());
+            }
+            t.print(ctx.out(), ctx.width());
+        }
+        if (!pids.isEmpty() && list.isEmpty()) {
+            ctx.err().println("procscope ps: no process with pid "
+                    + pids.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+            return ProcscopeCli.NOT_FOUND;
+        }
+        return ProcscopeCli.OK;
+    }
+
+    /** @return the JSON of one process, with the field names scripts rely on */
+    static ObjectNode json(ProcessInfo p) {
+        ObjectNode o = Json.object();
+        o.put("pid", p.pid());
+        o.put("ppid", p.ppid());
+        o.put("uid", p.uid());
+        Json.putText(o, "user", p.user());
+        o.put("state", String.valueOf(p.state().letter()));
+        o.put("comm", p.comm());
+        o.put("threads", p.threads());
+        o.put("rssBytes", p.rssBytes());
+        o.put("vszBytes", p.vszBytes());
+        o.put("cpuPercent", Math.round(p.lifetimeCpuPercent() * 10) / 10.0);
+        Json.put(o, "startTime", p.startTime());
+        Json.put(o, "elapsedSeconds", p.elapsed());
+        Json.put(o, "cpuSeconds", p.cpuTime());
+        return o;
+    }
+
+    private void printByUser(Context ctx, List<ProcessInfo> list) {
+        Map<String, long[]> totals = new TreeMap<>();
+        for (ProcessInfo p : list) {
+            long[] t = totals.computeIfAbsent(user(p), k -> new long[3]);
+            t[0]++;
+            t[1] += p.rssBytes();
+            t[2] = p.uid();
+        }
+        List<Map.Entry<String, long[]>> rows = new ArrayList<>(totals.entrySet());
+        rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[1]).reversed()
+                .thenComparing(Map.Entry::getKey));
+        if (ctx.json()) {
+            ArrayNode arr = Json.array();
+            for (var e : rows) {
+                ObjectNode o = arr.addObject();
+                o.put("user", e.getKey());
+                o.put("uid", e.getValue()[2]);
+                o.put("processes", e.getValue()[0]);
+                o.put("rssBytes", e.getValue()[1]);
+            }
+            ctx.printJson(arr);
+            return;
+        }
+        Table t = new Table().left("USER").right("PROCESSES").right("RSS");
+        for (var e : rows) {
+            t.row(e.getKey(), e.getValue()[0], Units.bytes(e.getValue()[1]));
+        }
+        t.print(ctx.out(), ctx.width());
+    }
+
+    private boolean selected(ProcessInfo p) {
+        if (!pids.isEmpty() && !pids.contains(p.pid())) {
+            return false;
+        }
+        if (states != null && !states.contains(p.state().letter())) {
+            return false;
+        }
+        if (!users.isEmpty()) {
+            String name = p.user().orElse("");
+            String uid = Long.toString(p.uid());
+            return users.stream().anyMatch(u -> u.equals(name) || u.equals(uid));
+        }
+        return true;
+    }
+
+    static String user(ProcessInfo p) {
+        return p.user().orElse(Long.toString(p.uid()));
+    }
+
+    /** @return the user as ps's USER column shows it: at most 8 characters, a longer name cut with {@code +} */
+    static String shortUser(ProcessInfo p) {
+        String u = user(p);
+        return u.length() <= 8 ? u : u.substring(0, 7) + "+";
+    }
+
+    /** The STAT column: the state letter, then ps's flags {@code < N s l +}. */
+    static String stat(ProcessInfo p) {
+        StringBuilder sb = new StringBuilder().append(p.state().letter());
+        if (p.nice() < 0) {
+            sb.append('<');
+        } else if (p.nice() > 0) {
+            sb.append('N');
+        }
+        if (p.sid() == p.pid()) {
+            sb.append('s');
+        }
+        if (p.threads() > 1) {
+            sb.append('l');
+        }
+        if (p.stat().terminalProcessGroup().isPresent() && p.stat().terminalProcessGroup().getAsLong() == p.pgid()) {
+            sb.append('+');
+        }
+        return sb.toString();
+    }
+
+    private static Map<String, Comparator<ProcessInfo>> keys() {
+        Map<String, Comparator<ProcessInfo>> m = new TreeMap<>();
+        m.put("pid", Comparator.comparingLong(ProcessInfo::pid));
+        m.put("ppid", Comparator.comparingLong(ProcessInfo::ppid));
+        m.put("user", Comparator.comparing(PsCommand::user));
+        m.put("state", Comparator.comparing(p -> p.state().letter()));
+        m.put("rss", Comparator.comparingLong(ProcessInfo::rssBytes));
+        m.put("vsz", Comparator.comparingLong(ProcessInfo::vszBytes));
+        m.put("threads", Comparator.comparingInt(ProcessInfo::threads));
+        m.put("elapsed", Comparator.comparing(ProcessInfo::elapsed));
+        m.put("cpu", Comparator.comparingDouble(ProcessInfo::lifetimeCpuPercent));
+        m.put("comm", Comparator.comparing(ProcessInfo::comm));
+        return m;
+    }
+
+    /** {@code rss}, {@code +rss} or {@code -rss}; an unknown key is refused with the list of keys. */
+    static final class SortConverter implements CommandLine.ITypeConverter<Comparator<ProcessInfo>> {
+        @Override
+        public Comparator<ProcessInfo> convert(String spec) {
+            String s = spec.strip();
+            boolean desc = s.startsWith("-");
+            String key = (desc || s.startsWith("+") ? s.substring(1) : s).toLowerCase(Locale.ROOT);
+            Comparator<ProcessInfo> c = KEYS.get(key);
+            if (c == null) {
+                throw new CommandLine.TypeConversionException("unknown sort key '" + spec + "': use one of "
+                        + String.join(", ", KEYS.keySet()) + ", with - before it for descending");
+            }
+            return desc ? c.reversed() : c;
+        }
+    }
+
+    /** State letters, each one the kernel uses; anything else is refused with the list of letters. */
+    static final class StatesConverter implements CommandLine.ITypeConverter<Set<Character>> {
+        @Override
+        public Set<Character> convert(String value) {
+            Set<Character> out = new LinkedHashSet<>();
+            for (char c : value.strip().toCharArray()) {
+                if (ProcessState.fromLetter(c).isEmpty()) {
+                    StringBuilder known = new StringBuilder();
+                    for (ProcessState s : ProcessState.values()) {
+                        known.append(s.letter());
+                    }
+                    throw new CommandLine.TypeConversionException("'" + c + "' is not a process state: use letters of "
+                            + known + " (R running, S sleeping, D disk sleep, Z zombie, T stopped, I idle)");
+                }
+                out.add(c);
+            }
+            if (out.isEmpty()) {
+                throw new CommandLine.TypeConversionException("give at least one state letter, e.g. Z or DR");
+            }
+            return out;
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.Signal;
+import io.github.procscope.api.SignalAction;
+import io.github.procscope.api.SignalSet;
+import io.github.procscope.api.signals.Dispositions;
+import io.github.procscope.linux.LinuxSignals;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+
+/** {@code procscope signals PID}: how a process will react to each signal, in words. */
+@Command(name = "signals", mixinStandardHelpOptions = true,
+        description = {"Show how a process reacts to each signal.",
+                "From /proc/PID/status and each thread's status: which signals it ignores (nohup ignores "
+                        + "HUP), which it catches (a handler runs: a training loop that checkpoints on TERM), which "
+                        + "are blocked (held back until unblocked) and which are pending. Then the answers: will it "
+                        + "survive its terminal hanging up? Does TERM end it at once? KILL and STOP can be neither "
+                        + "caught, blocked nor ignored.",
+                "JSON: 'blocked' lists the signals every thread blocks (held back for the whole process); "
+                        + "each thread's own masks are under 'threads'."},
+        footer = {"", "Examples:", "  procscope signals 4121", "  procscope --json signals $(pgrep -f train.py)"})
+final class SignalsCommand implements Callable<Integer> {
+    /** Signals always shown in the table, caught or not: the ones that end or stop jobs. */
+    private static final List<Signal> NOTABLE = List.of(Signal.HUP, Signal.INT, Signal.QUIT, Signal.USR1, Signal.USR2,
+            Signal.TERM);
+
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
+    long pid;
+
+    @Override
+    public Integer call() {
+        Context ctx = root.context();
+        ProcessInfo p = ctx.procfs().process(pid);
+        Dispositions d = LinuxSignals.using(ctx.procfs()).dispositions(p.key());
+        if (ctx.json()) {
+            ctx.printJson(json(d, p));
+        } else {
+            print(ctx.out(), d, p, ctx.width());
+        }
+        return ProcscopeCli.OK;
+    }
+
+    /** @return the signals blocked in every thread: held back for the process as a whole */
+    static SignalSet blocked(Dispositions d) {
+        if (d.threads().isEmpty()) {
+            return d.process().blocked();
+        }
+        SignalSet all = null;
+        for (Dispositions.ThreadMasks t : d.threads()) {
+            all = all == null ? t.masks().blocked() : all.intersection(t.masks().blocked());
+        }
+        return all;
+    }
+
+    static ObjectNode json(Dispositions d, ProcessInfo p) {
+        ObjectNode o = Json.object();
+        o.put("pid", d.pid());
+        o.put("comm", p.comm());
+        Json.putStrings(o, "pending", d.pending().names());
+        Json.putStrings(o, "blocked", blocked(d).names());
+        Json.putStrings(o, "ignored", d.ignored().names());
+        Json.putStrings(o, "caught", d.caught().names());
+        o.put("survivesHangup", d.survivesHangup());
+        o.put("handlesTerm", d.handlesTerm());
+        o.put("blocksTerm", d.blocksTerm());
+        ArrayNode threads = o.putArray("threads");
+        for (Dispositions.ThreadMasks t : d.threads()) {
+            ObjectNode n = threads.addObject();
+            n.put("tid", t.tid());
+            n.put("name", t.name());
+            Json.putStrings(n, "pending", t.masks().pending().names());
+            Json.putStrings(n, "blocked", t.masks().blocked().names());
+        }
+        return o;
+    }
+
+    private static void print(PrintStream out, Dispositions d, ProcessInfo p, int width) {
+        SignalSet blocked = blocked(d);
+        out.printf("Signals of %d (%s):%n", d.pid(), Table.printable(p.comm()));
+        out.println("  pending  " + names(d.pending()));
+        out.println("  blocked  " + names(blocked));
+        out.println("  ignored  " + names(d.ignored()));
+        out.println("  caught   " + names(d.caught()));
+        out.println();
+        TreeSet<Signal> shown = new TreeSet<>(NOTABLE);
+        shown.addAll(d.caught().signals());
+        shown.addAll(d.ignored().signals());
+        shown.addAll(d.pending().signals());
+        shown.addAll(blocked.signals());
+        for (Signal s : shown) {
+            out.printf("  %-6s %s%n", s.name(), words(d, s, blocked));
+        }
+        out.println();
+        String hangup;
+        if (d.ignoresHangup()) {
+            hangup = "Hang-up: survives it; HUP is ignored (as nohup arranges).";
+        } else if (d.survivesHangup()) {
+            hangup = "Hang-up: its HUP handler decides; it may survive its terminal closing.";
+        } else {
+            hangup = "Hang-up: dies when its terminal or SSH session hangs up (HUP is neither ignored nor caught);"
+                    + " start long runs under nohup, tmux or screen.";
+        }
+        Table.wrap(out, hangup, "  ", width);
+        String term;
+        if (d.ignoresTerm()) {
+            term = "TERM: ignored; a graceful stop needs KILL after its grace period.";
+        } else if (d.blocksTerm()) {
+            term = "TERM: blocked in every thread; it stays pending until unblocked. KILL still ends it.";
+        } else if (d.handlesTerm()) {
+            term = "TERM: caught; its handler can checkpoint and exit (a JVM then exits with status 143).";
+        } else {
+            term = "TERM: ends it at once (the default action), with no chance to save work.";
+        }
+        List<Dispositions.ThreadMasks> blocking = d.threadsBlocking(Signal.TERM);
+        if (!blocking.isEmpty() && !d.blocksTerm()) {
+            term += " Thread(s) " + blocking.stream().map(t -> t.tid() + " (" + t.name() + ")")
+                    .collect(Collectors.joining(", ")) + " block it; another thread takes it.";
+        }
+        Table.wrap(out, term, "  ", width);
+    }
+
+    private static String words(Dispositions d, Signal s, SignalSet blocked) {
+        List<String> parts = new ArrayList<>();
+        switch (d.disposition(s)) {
+            case IGNORED -> parts.add("ignored");
+            case CAUGHT -> parts.add("caught: a handler runs");
+            default -> parts.add("default: " + action(s.defaultAction()));
+        }
+        if (blocked.contains(s)) {
+            parts.add("blocked (held back until unblocked)");
+        }
+        if (d.pending().contains(s)) {
+            parts.add("pending");
+        }
+        return String.join("; ", parts);
+    }
+
+    private static String action(SignalAction a) {
+        return switch (a) {
+            case TERMINATE -> "terminates it";
+            case CORE -> "terminates it with a core dump";
+            case IGNORE -> "nothing happens";
+            case STOP -> "stops it";
+            case CONTINUE -> "continues it if stopped";
+        };
+    }
+
+    private static String names(SignalSet set) {
+        return set.isEmpty() ? "-" : String.join(" ", set.names()).toUpperCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,128 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signals;
+import io.github.procscope.api.signals.StopOptions;
+import io.github.procscope.api.signals.StopReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code procscope stop PID [--grace D] [--tree]}: TERM, a grace period, then KILL, never to a recycled pid. */
+@Command(name = "stop", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Stop a process (or a tree) gracefully: TERM, wait, KILL.",
+                "It sends TERM (a request the process may handle, e.g. to checkpoint), waits up to the "
+                        + "grace period, then sends KILL (final; it cannot be caught) to what is left, and waits "
+                        + "until it is gone. With --tree its descendants too, re-scanned until none is left "
+                        + "(children forked meanwhile, and orphans re-parented away but still in its process group "
+                        + "or session).",
+                "Each pid is checked against its start time before every signal: a recycled pid is never "
+                        + "hit. Exit status 0 when everything is gone; 1 when a process survived (not permitted) or "
+                        + "did not exist."},
+        footer = {"", "Examples:", "  procscope stop 4121 --grace 30s --tree", "  procscope --json stop 4121"})
+final class StopCommand implements Callable<Integer> {
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
+    long pid;
+
+    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long to wait after the first signal before KILL (default: 10s).")
+    Duration grace = StopOptions.defaults().gracePeriod();
+
+    @Option(names = "--tree", description = "Stop its descendants too.")
+    boolean tree;
+
+    @Option(names = "--signal", paramLabel = "SIGNAL", converter = SignalConverter.class,
+            description = "The first signal (default: TERM; e.g. INT, or USR1 for jobs that checkpoint on it).")
+    Signal signal = Signal.TERM;
+
+    @Override
+    public Integer call() {
+        Context ctx = root.context();
+        StopOptions options = StopOptions.defaults().withSignal(signal).withGracePeriod(grace);
+        Signals signals = ctx.signals("stop");
+        ProcessKey key = ctx.procfs().key(pid);
+        StopReport report = tree ? signals.stopTree(key, options) : signals.stop(key, options);
+        if (ctx.json()) {
+            ctx.printJson(json(report));
+        } else {
+            print(ctx.out(), report, ctx.width());
+        }
+        if (!report.allGone()) {
+            ctx.err().println("procscope stop: " + report.survivors().size() + " process(es) still alive: "
+                    + report.survivors().stream().map(s -> s.pid() + " (" + s.ending() + ")")
+                    .reduce((a, b) -> a + ", " + b).orElse(""));
+            return ProcscopeCli.NOT_FOUND;
+        }
+        return ProcscopeCli.OK;
+    }
+
+    static ObjectNode json(StopReport r) {
+        ObjectNode o = Json.object();
+        o.put("allGone", r.allGone());
+        o.put("signal", r.signal().name());
+        Json.put(o, "graceSeconds", r.gracePeriod());
+        Json.put(o, "elapsedSeconds", r.elapsed());
+        ArrayNode arr = o.putArray("processes");
+        for (StopReport.StoppedProcess p : r.processes()) {
+            ObjectNode n = arr.addObject();
+            n.put("pid", p.pid());
+            n.put("comm", p.comm());
+            n.put("endedBy", p.ending().name());
+            Json.put(n, "seconds", p.after());
+            if (p.exitStatus().isPresent()) {
+                n.put("exitStatus", p.exitStatus().get().shellStatus());
+            } else {
+                n.putNull("exitStatus");
+            }
+        }
+        return o;
+    }
+
+    private static void print(PrintStream out, StopReport r, int width) {
+        Table t = new Table().right("PID").left("COMMAND").left("ENDED BY").right("AFTER");
+        for (StopReport.StoppedProcess p : r.processes()) {
+            t.row(p.pid(), p.comm(), words(p.ending(), r.signal()), String.format(Locale.ROOT, "%.2fs", Units.seconds(p.after())));
+        }
+        t.print(out, width);
+        out.printf(Locale.ROOT, "%s, %d process(es) in %.2fs%s%n",
+                r.allGone() ? "All gone" : r.survivors().size() + " still alive",
+                r.processes().size(), Units.seconds(r.elapsed()),
+                r.killNeeded() ? "; KILL was needed (it did not end within the grace period after "
+                        + r.signal().name() + ")" : "");
+    }
+
+    private static String words(StopReport.Ending e, Signal first) {
+        return switch (e) {
+            case TERM -> first.name();
+            case KILL -> "KILL";
+            case GONE -> "GONE (already)";
+            case SURVIVED -> "SURVIVED";
+            case NOT_PERMITTED -> "NOT PERMITTED";
+        };
+    }
+
+    /** A signal by name or number: {@code TERM}, {@code SIGTERM}, {@code 15}. */
+    static final class SignalConverter implements CommandLine.ITypeConverter<Signal> {
+        @Override
+        public Signal convert(String value) {
+            try {
+                return Signal.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

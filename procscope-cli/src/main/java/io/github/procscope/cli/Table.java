@@ -1,0 +1,137 @@
+package io.github.procscope.cli;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A plain-text table: columns right- or left-aligned to their widest cell, the last column cut so that
+ * each line fits the terminal width.
+ */
+final class Table {
+    private final List<String> headers = new ArrayList<>();
+    private final List<Boolean> rightAligned = new ArrayList<>();
+    private final List<String[]> rows = new ArrayList<>();
+
+    /** Adds a right-aligned column (numbers). */
+    Table right(String header) {
+        headers.add(header);
+        rightAligned.add(true);
+        return this;
+    }
+
+    /** Adds a left-aligned column (text). */
+    Table left(String header) {
+        headers.add(header);
+        rightAligned.add(false);
+        return this;
+    }
+
+    /** Adds a row; cells in column order. */
+    Table row(Object... cells) {
+        if (cells.length != headers.size()) {
+            throw new IllegalArgumentException(cells.length + " cells for " + headers.size() + " columns");
+        }
+        String[] r = new String[cells.length];
+        for (int i = 0; i < cells.length; i++) {
+            r[i] = printable(String.valueOf(cells[i]));
+        }
+        rows.add(r);
+        return this;
+    }
+
+    int size() {
+        return rows.size();
+    }
+
+    /** Prints the table, each line at most {@code width} characters. */
+    void print(PrintStream out, int width) {
+        int n = headers.size();
+        int[] w = new int[n];
+        for (int i = 0; i < n; i++) {
+            w[i] = headers.get(i).length();
+        }
+        for (String[] r : rows) {
+            for (int i = 0; i < n; i++) {
+                w[i] = Math.max(w[i], r[i].length());
+            }
+        }
+        printRow(out, headers.toArray(new String[0]), w, width);
+        for (String[] r : rows) {
+            printRow(out, r, w, width);
+        }
+    }
+
+    private void printRow(PrintStream out, String[] cells, int[] w, int width) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < cells.length; i++) {
+            if (i > 0) {
+                sb.append(' ');
+            }
+            boolean last = i == cells.length - 1;
+            String c = cells[i];
+            if (rightAligned.get(i)) {
+                sb.append(" ".repeat(w[i] - c.length())).append(c);
+            } else if (last) {
+                sb.append(c);
+            } else {
+                sb.append(c).append(" ".repeat(w[i] - c.length()));
+            }
+        }
+        String line = sb.toString();
+        if (line.length() > width) {
+            line = line.substring(0, width);
+        }
+        out.println(line.stripTrailing());
+    }
+
+    /** Control characters (a comm may hold a newline) are shown escaped, never printed raw. */
+    static String printable(String s) {
+        StringBuilder sb = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                if (sb == null) {
+                    sb = new StringBuilder(s.substring(0, i));
+                }
+                sb.append(c == '\n' ? "\\n" : c == '\t' ? "\\t" : String.format("\\x%02x", (int) c));
+            } else if (sb != null) {
+                sb.append(c);
+            }
+        }
+        return sb == null ? s : sb.toString();
+    }
+
+    /**
+     * Prints text wrapped at word boundaries so that no line is wider than {@code width}; lines after the first
+     * start with {@code indent}.
+     */
+    static void wrap(PrintStream out, String text, String indent, int width) {
+        String rest = printable(text);
+        String lead = "";
+        while (lead.length() + rest.length() > width) {
+            int room = width - lead.length();
+            int cut = rest.lastIndexOf(' ', room);
+            if (cut <= 0) {
+                cut = rest.indexOf(' ', room);
+                if (cut < 0) {
+                    break;
+                }
+            }
+            out.println(lead + rest.substring(0, cut));
+            rest = rest.substring(cut + 1);
+            lead = indent;
+        }
+        out.println(lead + rest);
+    }
+
+    /** @return the terminal width from {@code COLUMNS}, else 80 */
+    static int terminalWidth() {
+        try {
+            int c = Integer.parseInt(System.getenv().getOrDefault("COLUMNS", "80"));
+            return c >= 40 ? c : 80;
+        } catch (NumberFormatException e) {
+            return 80;
+        }
+    }
+}

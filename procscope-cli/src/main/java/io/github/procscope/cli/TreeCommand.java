@@ -1,0 +1,80 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessTree;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code procscope tree [PID]}: the process tree with each subtree's resident memory. */
+@Command(name = "tree", mixinStandardHelpOptions = true,
+        description = {"Show the process tree with the RSS of each subtree.",
+                "All of it, or the subtree under PID. A training run is a parent with DataLoader workers: "
+                        + "its subtree RSS is the run's total."},
+        footer = {"", "Examples:", "  procscope tree 4121", "  procscope --json tree"})
+final class TreeCommand implements Callable<Integer> {
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "PID", converter = PidConverter.class,
+            description = "The subtree's root (default: the whole tree).")
+    Long pid;
+
+    @Override
+    public Integer call() {
+        Context ctx = root.context();
+        ProcessTree tree = ctx.procfs().snapshot().tree();
+        List<ProcessInfo> tops;
+        if (pid != null) {
+            tops = List.of(tree.get(pid).orElseThrow(() -> new NoSuchProcessException(pid)));
+        } else {
+            tops = tree.roots();
+        }
+        if (ctx.json()) {
+            ArrayNode arr = Context.mapper().createArrayNode();
+            for (ProcessInfo p : tops) {
+                arr.add(json(tree, p));
+            }
+            ctx.printJson(pid != null ? arr.get(0) : arr);
+            return ProcscopeCli.OK;
+        }
+        int width = ctx.width();
+        for (ProcessInfo p : tops) {
+            print(ctx.out(), tree, p, "", "", width);
+        }
+        return ProcscopeCli.OK;
+    }
+
+    private static void print(PrintStream out, ProcessTree tree, ProcessInfo p, String lead, String childLead, int width) {
+        String line = String.format("%s%d %s [%c] rss %s subtree %s", lead, p.pid(), Table.printable(p.comm()),
+                p.state().letter(), Units.bytes(p.rssBytes()), Units.bytes(tree.subtreeRssBytes(p.pid())));
+        out.println(line.length() > width ? line.substring(0, width) : line);
+        List<ProcessInfo> kids = tree.children(p.pid());
+        for (int i = 0; i < kids.size(); i++) {
+            boolean last = i == kids.size() - 1;
+            print(out, tree, kids.get(i), childLead + (last ? "`-- " : "|-- "), childLead + (last ? "    " : "|   "), width);
+        }
+    }
+
+    private static ObjectNode json(ProcessTree tree, ProcessInfo p) {
+        ObjectNode o = Context.mapper().createObjectNode();
+        o.put("pid", p.pid());
+        o.put("ppid", p.ppid());
+        o.put("comm", p.comm());
+        o.put("state", String.valueOf(p.state().letter()));
+        o.put("rssBytes", p.rssBytes());
+        o.put("subtreeRssBytes", tree.subtreeRssBytes(p.pid()));
+        ArrayNode kids = o.putArray("children");
+        for (ProcessInfo c : tree.children(p.pid())) {
+            kids.add(json(tree, c));
+        }
+        return o;
+    }
+}

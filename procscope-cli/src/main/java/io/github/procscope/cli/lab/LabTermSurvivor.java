@@ -1,0 +1,32 @@
+package io.github.procscope.cli.lab;
+
+import io.github.procscope.api.Signal;
+import io.github.procscope.linux.PreemptionGuard;
+
+/**
+ * Lab helper for step 7: a JVM that handles TERM (through {@link PreemptionGuard}) and carries on instead
+ * of exiting. Prints {@code ready}, then {@code TERM caught, carrying on} each time TERM arrives; only
+ * KILL ends it.
+ */
+public final class LabTermSurvivor {
+    private LabTermSurvivor() {
+    }
+
+    /** @param args unused */
+    public static void main(String[] args) throws InterruptedException {
+        try (PreemptionGuard guard = PreemptionGuard.install(Signal.TERM)) {
+            guard.addListener(r -> {
+                System.out.println("TERM caught, carrying on");
+                System.out.flush();
+            });
+            if (!guard.refused().isEmpty()) {
+                System.out.println("refused " + guard.refused());
+            }
+            System.out.println("ready");
+            System.out.flush();
+            while (true) {
+                Thread.sleep(1000);
+            }
+        }
+    }
+}
