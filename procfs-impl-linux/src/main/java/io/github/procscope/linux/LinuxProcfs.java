@@ -476,7 +476,7 @@ public final class LinuxProcfs implements ProcessTable {
             if (!Files.isReadable(root.resolve("uptime"))) {
                 throw new ProcfsUnavailableException(root, "it has no readable uptime file");
             }
-            KernelConstants detected = clockTicksPerSecond > 0 && pageSizeBytes > 0 ? null : Auxv.detect();
+            KernelConstants detected = clockTicksPerSecond > 0 && pageSizeBytes > 0 ? null : AuxvParser.detect();
             KernelConstants k = new KernelConstants(
                     clockTicksPerSecond > 0 ? clockTicksPerSecond : detected.clockTicksPerSecond(),
                     pageSizeBytes > 0 ? pageSizeBytes : detected.pageSizeBytes());

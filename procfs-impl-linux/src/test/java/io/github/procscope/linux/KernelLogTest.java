@@ -103,7 +103,7 @@ class KernelLogTest {
     void arbitraryBytesRaiseNothingButParseExceptions() {
         qt().withExamples(2000).forAll(StatParserPropertiesTest.statLikeBytes()).checkAssert(b -> {
             try {
-                OomReports.find(KmsgParser.parse(Path.of("/dev/kmsg"), b, b.length), BOOT);
+                OomReportParser.find(KmsgParser.parse(Path.of("/dev/kmsg"), b, b.length), BOOT);
             } catch (ProcfsParseException expected) {
                 // the only acceptable failure
             }

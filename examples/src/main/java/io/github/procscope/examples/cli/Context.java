@@ -7,13 +7,13 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.signals.Signals;
-import io.github.procscope.linux.LinuxDoctor;
 import io.github.procscope.linux.LinuxKernelLog;
 import io.github.procscope.linux.LinuxOpenFiles;
 import io.github.procscope.linux.LinuxProcessMemory;
 import io.github.procscope.linux.LinuxProcfs;
-import io.github.procscope.linux.LinuxSignals;
 import io.github.procscope.linux.LinuxSystemResources;
+import io.github.procscope.linux.doctor.LinuxDoctor;
+import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.nvml.NvmlGpus;
 
 import java.io.IOException;

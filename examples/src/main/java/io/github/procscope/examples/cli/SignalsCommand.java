@@ -7,7 +7,7 @@ import io.github.procscope.api.Signal;
 import io.github.procscope.api.SignalAction;
 import io.github.procscope.api.SignalSet;
 import io.github.procscope.api.signals.Dispositions;
-import io.github.procscope.linux.LinuxSignals;
+import io.github.procscope.linux.signals.LinuxSignals;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
