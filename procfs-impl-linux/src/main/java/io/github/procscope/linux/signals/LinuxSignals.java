@@ -22,6 +22,7 @@ import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.LinuxProcfs;
 import io.github.procscope.linux.internal.NativeAccess;
 
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -91,6 +92,19 @@ public final class LinuxSignals implements Signals {
      */
     public static LinuxSignals system() {
         return using(LinuxProcfs.system());
+    }
+
+    /**
+     * @param table a process table under a root that is not this system's {@code /proc} (a fixture, a host's
+     *              {@code /proc} mounted into a container)
+     * @param root  that root, named in the refusals
+     * @return a sender that reads dispositions and liveness from that table and refuses every send and stop
+     *         with {@link SignalsUnavailableException}: the pids there are not this system's to signal. It binds
+     *         no native code.
+     */
+    public static Signals readingOnly(ProcessTable table, Path root) {
+        Objects.requireNonNull(table, "table");
+        return new ReadOnlySignals(new LinuxSignals(table, null, false, true), Objects.requireNonNull(root, "root"));
     }
 
     @Override
