@@ -7,10 +7,8 @@ import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
-import io.github.procscope.linux.FlatKeyedParser;
-import io.github.procscope.linux.ProcBuffer;
+import io.github.procscope.linux.CgroupMemoryStat;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +57,7 @@ final class MemoryPressureCheck implements DoctorCheck {
         if (cg.isPresent() && cg.get().effectiveLimitBytes().isPresent()) {
             CgroupMemory c = cg.get();
             long limit = c.effectiveLimitBytes().getAsLong();
-            long inactiveFile = inactiveFile(c);
+            long inactiveFile = CgroupMemoryStat.inactiveFileBytes(c);
             long workingSet = Math.max(0, c.usageBytes() - inactiveFile);
             double percent = limit == 0 ? 100 : 100.0 * workingSet / limit;
             if (percent >= e.options().cgroupUsagePercent()) {
@@ -84,17 +82,5 @@ final class MemoryPressureCheck implements DoctorCheck {
     private static List<Long> topByRss(Examination e) {
         return e.after().processes().stream().sorted((a, b) -> Long.compare(b.rssBytes(), a.rssBytes()))
                 .limit(3).map(p -> p.pid()).toList();
-    }
-
-    /** {@code inactive_file} (v2) or {@code total_inactive_file} (v1) of the cgroup's memory.stat; 0 when unreadable. */
-    private static long inactiveFile(CgroupMemory c) {
-        Path stat = c.directory().resolve("memory.stat");
-        ProcBuffer buf = new ProcBuffer();
-        if (buf.read(stat) != ProcBuffer.Result.OK) {
-            return 0;
-        }
-        Map<String, Long> kv = FlatKeyedParser.parse(stat, buf.bytes(), buf.length());
-        return kv.getOrDefault(c.version() == CgroupVersion.V2 ? "inactive_file" : "total_inactive_file",
-                kv.getOrDefault("inactive_file", 0L));
     }
 }
