@@ -168,7 +168,13 @@ public final class ProcBuffer {
         }
     }
 
-    /** @return whether the process of {@code pidDir} ({@code /proc/PID}) is gone: its {@code stat} file is */
+    /**
+     * The rule "gone means {@code stat} is gone too", written once: a per-process file that is not found
+     * means the process is gone only if {@code /proc/PID/stat} is gone as well (a kernel may lack the file,
+     * or a tree may leave it out). Every reader asks this method.
+     *
+     * @return whether the process of {@code pidDir} ({@code /proc/PID}) is gone: its {@code stat} file is
+     */
     static boolean processGone(Path pidDir) {
         return !Files.exists(pidDir.resolve("stat"));
     }
