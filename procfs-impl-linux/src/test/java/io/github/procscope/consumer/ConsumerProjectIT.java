@@ -121,7 +121,8 @@ class ConsumerProjectIT {
         run(jdk, "javac", "--release", "17", "-Xlint:all", "-Werror", "-cp", api().toString(), "-d",
                 classes.toString(), src.toString());
         String cp = classes + File.pathSeparator + join(runtime());
-        check(run(jdk, "java", "-cp", cp, "consumer.Main", fixture("proc-clean").toString(), work.toString()));
+        check(run(jdk, "java", nativeAccess(jdk, "ALL-UNNAMED"), "-cp", cp, "consumer.Main",
+                fixture("proc-clean").toString(), work.toString()));
     }
 
     private void modulePath(Path jdk) throws Exception {
@@ -133,8 +134,8 @@ class ConsumerProjectIT {
         run(jdk, "javac", "--release", "17", "-p", join(runtime()), "-d", classes.toString(),
                 work.resolve("mp/src/module-info.java").toString(), src.toString());
         String mp = classes + File.pathSeparator + join(runtime());
-        check(run(jdk, "java", "-p", mp, "-m", "consumer/consumer.Main", fixture("proc-clean").toString(),
-                work.toString()));
+        check(run(jdk, "java", nativeAccess(jdk, "org.jnrproject.jffi"), "-p", mp, "-m", "consumer/consumer.Main",
+                fixture("proc-clean").toString(), work.toString()));
 
         // And a module that requires the API alone: the platform joins the graph through service binding.
         write("mp2/src/module-info.java", "module consumer { requires io.github.procscope.api; }\n");
@@ -142,11 +143,21 @@ class ConsumerProjectIT {
         Path classes2 = work.resolve("mp2/classes");
         run(jdk, "javac", "--release", "17", "-p", api().toString(), "-d", classes2.toString(),
                 work.resolve("mp2/src/module-info.java").toString(), src2.toString());
-        check(run(jdk, "java", "-p", classes2 + File.pathSeparator + join(runtime()), "-m", "consumer/consumer.Main",
+        check(run(jdk, "java", nativeAccess(jdk, "org.jnrproject.jffi"), "-p",
+                classes2 + File.pathSeparator + join(runtime()), "-m", "consumer/consumer.Main",
                 fixture("proc-clean").toString(), work.toString()));
     }
 
+    /**
+     * @return the one flag the README names for JDK 24 and later (jnr-ffi loads its stub through
+     *         System.load), or a harmless one for JDK 17
+     */
+    private static String nativeAccess(Path jdk, String module) {
+        return jdk.equals(JDK25) ? "--enable-native-access=" + module : "-Dprocscope.consumer=1";
+    }
+
     private static void check(String out) {
+        assertFalse(out.contains("restricted method"), out);
         for (String mark : MARKS) {
             assertTrue(out.contains(mark), "the consumer printed " + mark + ":\n" + out);
         }
