@@ -1,8 +1,5 @@
 package io.github.procscope.api;
 
-import io.github.procscope.api.spi.ProcessTableProvider;
-import io.github.procscope.api.spi.Providers;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -32,12 +29,12 @@ import java.util.Set;
 public interface ProcessTable {
 
     /**
-     * @return the process table of the live system, found through {@link java.util.ServiceLoader}
+     * @return the process table of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
      *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
      * @throws ImplementationNotFoundException if no implementation is on the class path
      */
     static ProcessTable system() {
-        return Providers.first(ProcessTableProvider.class, "procfs-impl-linux").systemProcessTable();
+        return Procscope.system().processes();
     }
 
     /**

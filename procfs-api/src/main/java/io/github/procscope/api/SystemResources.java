@@ -7,8 +7,6 @@ import io.github.procscope.api.disk.IoStat;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.SystemMemory;
-import io.github.procscope.api.spi.Providers;
-import io.github.procscope.api.spi.SystemResourcesProvider;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,12 +36,12 @@ import java.util.Optional;
 public interface SystemResources {
 
     /**
-     * @return the resources of the live system, found through {@link java.util.ServiceLoader} (for Linux,
+     * @return the resources of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it (for Linux,
      *         {@code procfs-impl-linux} reading {@code /proc} and {@code /sys})
      * @throws ImplementationNotFoundException if no implementation is on the class path
      */
     static SystemResources system() {
-        return Providers.first(SystemResourcesProvider.class, "procfs-impl-linux").systemResources();
+        return Procscope.system().resources();
     }
 
     /** @return the system's memory ({@code /proc/meminfo}) with {@code free}'s derived figures */

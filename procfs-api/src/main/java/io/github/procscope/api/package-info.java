@@ -1,9 +1,11 @@
 /**
  * The public procscope API: Linux processes as typed, immutable values.
  *
- * <p>Entry points: {@link io.github.procscope.api.ProcessTable#system()} for the live system, or an
- * implementation's explicit constructor (for example {@code LinuxProcfs.at(Path.of("/proc"))}) for a
- * fixture tree. Every value here is a snapshot: it never changes and never re-reads the kernel.
+ * <p>Entry point: {@link io.github.procscope.api.Procscope}, the front door:
+ * {@link io.github.procscope.api.Procscope#system()} for the live system, or
+ * {@link io.github.procscope.api.Procscope#at(java.nio.file.Path, java.nio.file.Path)} for another root
+ * (a fixture tree, a host's {@code /proc} mounted into a container). Every value here is a snapshot: it
+ * never changes and never re-reads the kernel.
  *
  * <p>Conventions:
  * <ul>

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
  * (unless mounted with {@code memory_localevents}); those are subtracted, so that each kill is reported
  * once, at the cgroup where it happened. Cgroups that vanish while walked are skipped.
  */
-final class CgroupOomCounters {
+public final class CgroupOomCounters {
     /** Deep enough for Kubernetes (kubepods/burstable/podX/containerY) with room to spare. */
     private static final int MAX_DEPTH = 12;
 
@@ -29,7 +29,7 @@ final class CgroupOomCounters {
      * @param resources the mounts (from {@code /proc/self/mountinfo}) and the sysfs root they map under
      * @return the counters that are above zero, by hierarchy then path
      */
-    static List<CgroupOomCount> read(LinuxSystemResources resources) {
+    public static List<CgroupOomCount> read(LinuxSystemResources resources) {
         List<CgroupOomCount> out = new ArrayList<>();
         for (MountInfo m : resources.mounts()) {
             if ("cgroup2".equals(m.fsType())) {

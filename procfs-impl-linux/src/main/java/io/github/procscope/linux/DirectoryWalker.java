@@ -3,6 +3,7 @@ package io.github.procscope.linux;
 import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.disk.DirectoryTotal;
 import io.github.procscope.api.disk.DirectoryUsage;
+import io.github.procscope.linux.internal.NativeFs;
 
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;

@@ -17,7 +17,7 @@ import java.util.Optional;
  * yet to come, are ignored; other counts are a parse error. Sectors become bytes (&times; 512) and
  * milliseconds durations.
  */
-final class DiskstatsParser {
+public final class DiskstatsParser {
     private static final long SECTOR = 512;
     private static final int MAX_FIELDS = 17;
 
@@ -31,7 +31,7 @@ final class DiskstatsParser {
      * @return every device's counters, in the file's order
      * @throws ProcfsParseException if a line is malformed or has an unknown number of fields
      */
-    static List<DiskStat> parse(Path source, byte[] buf, int len) {
+    public static List<DiskStat> parse(Path source, byte[] buf, int len) {
         ByteCursor c = new ByteCursor(source, buf, len);
         List<DiskStat> out = new ArrayList<>(16);
         long[] v = new long[MAX_FIELDS];

@@ -11,7 +11,7 @@ import java.util.Map;
  * {@code key value} pair per line, the value an unsigned decimal. cgroup v2's {@code memory.events} and
  * {@code memory.stat}, and v1's {@code memory.oom_control} and {@code memory.stat}, are all in this form.
  */
-final class FlatKeyedParser {
+public final class FlatKeyedParser {
     private FlatKeyedParser() {
     }
 
@@ -22,7 +22,7 @@ final class FlatKeyedParser {
      * @return the pairs in file order
      * @throws io.github.procscope.api.ProcfsParseException if a line is not {@code key number}
      */
-    static Map<String, Long> parse(Path source, byte[] buf, int len) {
+    public static Map<String, Long> parse(Path source, byte[] buf, int len) {
         ByteCursor c = new ByteCursor(source, buf, len);
         Map<String, Long> out = new LinkedHashMap<>();
         while (!c.atEnd()) {

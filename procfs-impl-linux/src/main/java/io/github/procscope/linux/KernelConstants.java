@@ -5,7 +5,7 @@ import java.time.Duration;
 /**
  * The two kernel constants needed to turn procfs numbers into units: clock ticks per second
  * ({@code sysconf(_SC_CLK_TCK)}, {@code AT_CLKTCK}) and the page size ({@code sysconf(_SC_PAGESIZE)},
- * {@code AT_PAGESZ}). Both come from the running kernel ({@link Auxv}), never from assumptions.
+ * {@code AT_PAGESZ}). Both come from the running kernel ({@link AuxvParser}), never from assumptions.
  *
  * @param clockTicksPerSecond clock ticks per second, positive
  * @param pageSizeBytes       page size in bytes, a positive power of two

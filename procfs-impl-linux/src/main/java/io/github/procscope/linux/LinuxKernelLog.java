@@ -4,6 +4,7 @@ import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.KernelLogUnavailableException;
 import io.github.procscope.api.diagnose.OomKill;
+import io.github.procscope.linux.internal.NativeFs;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -46,7 +47,7 @@ public final class LinuxKernelLog implements KernelLog {
 
     @Override
     public List<OomKill> oomKills() {
-        return OomReports.find(records(), bootTime);
+        return OomReportParser.find(records(), bootTime);
     }
 
     /** @return every record still in the log, oldest first */

@@ -15,6 +15,7 @@ import io.github.procscope.api.files.DeletedSpace;
 import io.github.procscope.api.files.FdKind;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.linux.internal.NativeFs;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -87,7 +88,7 @@ public final class LinuxOpenFiles implements OpenFiles {
             throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
                     : "it does not exist");
         }
-        return new LinuxOpenFiles(root, Auxv.detect(), OpenFlagBits.forThisMachine());
+        return new LinuxOpenFiles(root, AuxvParser.detect(), OpenFlagBits.forThisMachine());
     }
 
     /** @return the procfs root this reader reads */
@@ -115,7 +116,7 @@ public final class LinuxOpenFiles implements OpenFiles {
                 throw new NoSuchProcessException(pid);
             }
         } else {
-            LiveCheck.requireRunning(pid, dir, buf, constants);
+            ProcessLiveness.requireRunning(pid, dir, buf, constants);
         }
         return List.copyOf(out);
     }

@@ -58,7 +58,7 @@ public final class LinuxProcessMemory implements ProcessMemory {
             throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
                     : "it does not exist");
         }
-        return new LinuxProcessMemory(root, Auxv.detect());
+        return new LinuxProcessMemory(root, AuxvParser.detect());
     }
 
     /** @return the procfs root this reader reads */
@@ -86,7 +86,7 @@ public final class LinuxProcessMemory implements ProcessMemory {
                 ? MapsParser.parse(file, buf.bytes(), buf.length())
                 : SmapsParser.parseSmaps(file, buf.bytes(), buf.length());
         if (!regions.isEmpty()) {
-            LiveCheck.requireRunning(pid, dir, buf, constants);
+            ProcessLiveness.requireRunning(pid, dir, buf, constants);
         } else if (ProcBuffer.processGone(dir)) {
             throw new NoSuchProcessException(pid);
         }
@@ -135,11 +135,11 @@ public final class LinuxProcessMemory implements ProcessMemory {
                 source = TotalsSource.SUMMED_SMAPS;
                 break;
         }
-        ProcessStat stat = LiveCheck.read(pid, dir, buf, constants);
-        if (LiveCheck.exited(stat) && !counters.equals(SmapsCounters.ZERO)) {
-            throw LiveCheck.exitedWhileRead(pid);
+        ProcessStat stat = ProcessLiveness.read(pid, dir, buf, constants);
+        if (ProcessLiveness.exited(stat) && !counters.equals(SmapsCounters.ZERO)) {
+            throw ProcessLiveness.exitedWhileRead(pid);
         }
-        long vsz = LiveCheck.exited(stat) ? 0 : stat.vszBytes();
+        long vsz = ProcessLiveness.exited(stat) ? 0 : stat.vszBytes();
         return new MemoryTotals(pid, vsz, counters, source);
     }
 

@@ -190,12 +190,12 @@ public final class LinuxProcfs implements ProcessTable {
         try {
             tids = listNumeric(Path.of(taskDir));
         } catch (ProcfsException e) {
-            if (!Files.exists(Path.of(prefix + pid, "stat"))) {
+            if (ProcBuffer.processGone(Path.of(prefix + pid))) {
                 throw new NoSuchProcessException(pid);
             }
             throw e;
         }
-        if (tids.isEmpty() && !Files.exists(Path.of(prefix + pid, "stat"))) {
+        if (tids.isEmpty() && ProcBuffer.processGone(Path.of(prefix + pid))) {
             throw new NoSuchProcessException(pid);
         }
         ProcBuffer buf = new ProcBuffer();
@@ -216,7 +216,7 @@ public final class LinuxProcfs implements ProcessTable {
             if (facets.contains(Facet.STATUS)) {
                 Path f = Path.of(dir, "status");
                 ProcBuffer.Result sr = buf.read(f);
-                if (sr == ProcBuffer.Result.GONE || (sr == ProcBuffer.Result.NOT_FOUND && !Files.exists(statFile))) {
+                if (sr == ProcBuffer.Result.GONE || (sr == ProcBuffer.Result.NOT_FOUND && ProcBuffer.processGone(Path.of(dir)))) {
                     continue;
                 }
                 if (sr == ProcBuffer.Result.OK) {
@@ -225,7 +225,7 @@ public final class LinuxProcfs implements ProcessTable {
             }
             out.add(new ThreadInfo(stat, pid, startTime(stat), status));
         }
-        if (out.isEmpty() && !Files.exists(Path.of(prefix + pid, "stat"))) {
+        if (out.isEmpty() && ProcBuffer.processGone(Path.of(prefix + pid))) {
             throw new NoSuchProcessException(pid);
         }
         return Collections.unmodifiableList(out);
@@ -476,7 +476,7 @@ public final class LinuxProcfs implements ProcessTable {
             if (!Files.isReadable(root.resolve("uptime"))) {
                 throw new ProcfsUnavailableException(root, "it has no readable uptime file");
             }
-            KernelConstants detected = clockTicksPerSecond > 0 && pageSizeBytes > 0 ? null : Auxv.detect();
+            KernelConstants detected = clockTicksPerSecond > 0 && pageSizeBytes > 0 ? null : AuxvParser.detect();
             KernelConstants k = new KernelConstants(
                     clockTicksPerSecond > 0 ? clockTicksPerSecond : detected.clockTicksPerSecond(),
                     pageSizeBytes > 0 ? pageSizeBytes : detected.pageSizeBytes());

@@ -15,6 +15,7 @@ import io.github.procscope.api.memory.AvailableSource;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
+import io.github.procscope.linux.internal.NativeFs;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.ProcfsException;
+import io.github.procscope.linux.internal.NativeFs;
+import io.github.procscope.linux.internal.NativeLibc;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 

@@ -23,9 +23,9 @@ import java.nio.file.attribute.BasicFileAttributes;
  * {@link Result#NOT_FOUND} (the file, or its process, is not there), {@link Result#DENIED} and
  * {@link Result#GONE} (the process exited while the file was being read: {@code ESRCH}).
  */
-final class ProcBuffer {
+public final class ProcBuffer {
     /** The outcome of a read. */
-    enum Result {
+    public enum Result {
         /** The file was read; its bytes are in {@link #bytes()}[0, {@link #length()}). */
         OK,
         /** No such file or directory. */
@@ -44,7 +44,7 @@ final class ProcBuffer {
     private int length;
     private long[] statFields;
 
-    ProcBuffer() {
+    public ProcBuffer() {
         this(DEFAULT_CAPACITY);
     }
 
@@ -53,7 +53,7 @@ final class ProcBuffer {
     }
 
     /** @return the buffer; valid bytes are {@code [0, length())} after an {@link Result#OK} read */
-    byte[] bytes() {
+    public byte[] bytes() {
         return bytes;
     }
 
@@ -66,7 +66,7 @@ final class ProcBuffer {
     }
 
     /** @return how many bytes the last successful read produced */
-    int length() {
+    public int length() {
         return length;
     }
 
@@ -77,7 +77,7 @@ final class ProcBuffer {
      * @return the outcome
      * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 256 MiB
      */
-    Result read(Path file) {
+    public Result read(Path file) {
         return read(file.toString());
     }
 
@@ -168,7 +168,13 @@ final class ProcBuffer {
         }
     }
 
-    /** @return whether the process of {@code pidDir} ({@code /proc/PID}) is gone: its {@code stat} file is */
+    /**
+     * The rule "gone means {@code stat} is gone too", written once: a per-process file that is not found
+     * means the process is gone only if {@code /proc/PID/stat} is gone as well (a kernel may lack the file,
+     * or a tree may leave it out). Every reader asks this method.
+     *
+     * @return whether the process of {@code pidDir} ({@code /proc/PID}) is gone: its {@code stat} file is
+     */
     static boolean processGone(Path pidDir) {
         return !Files.exists(pidDir.resolve("stat"));
     }

@@ -103,7 +103,7 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
 
     /** @return whether {@code ROOT/PID/stat} still exists, the test of a process being gone */
     boolean statExists(long pid) {
-        return Files.exists(Path.of(prefix + pid, "stat"));
+        return !ProcBuffer.processGone(Path.of(prefix + pid));
     }
 
     /** @return whether the native reader is in use, for tests and benchmarks */

@@ -130,8 +130,8 @@ final class StatusParser {
                 case "SigBlk": blk = SignalSet.fromMask(c.hex()); break;
                 case "SigIgn": ign = SignalSet.fromMask(c.hex()); break;
                 case "SigCgt": cgt = SignalSet.fromMask(c.hex()); break;
-                case "Cpus_allowed_list": cpus = CpuList.parse(c); break;
-                case "Mems_allowed_list": mems = CpuList.parse(c); break;
+                case "Cpus_allowed_list": cpus = CpuListParser.parse(c); break;
+                case "Mems_allowed_list": mems = CpuListParser.parse(c); break;
                 case "voluntary_ctxt_switches": voluntary = OptionalLong.of(c.unsignedDecimal()); break;
                 case "nonvoluntary_ctxt_switches": nonvoluntary = OptionalLong.of(c.unsignedDecimal()); break;
                 default: c.restOfLine(); break;

@@ -6,6 +6,7 @@ import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
+import io.github.procscope.linux.doctor.LinuxDoctor;
 import io.github.procscope.testing.Commands;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;

@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Fixture files and the hand-written trees under {@code src/test/resources/fixtures}. */
-final class Fixtures {
+public final class Fixtures {
     /** Clock ticks per second the fixture trees are written in. */
     static final long TICKS = 100;
     /** Page size the fixture trees are written in. */
@@ -21,7 +21,7 @@ final class Fixtures {
     }
 
     /** @return the path of a fixture file or directory {@code fixtures/RELATIVE} */
-    static Path path(String relative) {
+    public static Path path(String relative) {
         URL url = Fixtures.class.getResource("/fixtures/" + relative);
         if (url == null) {
             throw new AssertionError("no fixture " + relative);
@@ -58,7 +58,7 @@ final class Fixtures {
     }
 
     /** @return the bytes of a string written in a test */
-    static byte[] ascii(String s) {
+    public static byte[] ascii(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -1,6 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.PreemptionGuard;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package io.github.procscope.linux;
 
-import io.github.procscope.api.ProcfsParseException;
 import io.github.procscope.api.diagnose.OomKill;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +14,6 @@ import java.util.OptionalLong;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.quicktheories.QuickTheory.qt;
 
 /** /dev/kmsg records and the OOM reports of several kernel generations, from fixtures. */
 class KernelLogTest {
@@ -99,14 +97,4 @@ class KernelLogTest {
         assertEquals(List.of(), kills("clean.txt"));
     }
 
-    @Test
-    void arbitraryBytesRaiseNothingButParseExceptions() {
-        qt().withExamples(2000).forAll(StatParserPropertiesTest.statLikeBytes()).checkAssert(b -> {
-            try {
-                OomReports.find(KmsgParser.parse(Path.of("/dev/kmsg"), b, b.length), BOOT);
-            } catch (ProcfsParseException expected) {
-                // the only acceptable failure
-            }
-        });
-    }
 }

@@ -5,6 +5,7 @@ import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.Signal;
 import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.Dispositions.Disposition;
+import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

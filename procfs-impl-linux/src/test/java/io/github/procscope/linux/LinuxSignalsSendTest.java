@@ -8,6 +8,7 @@ import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.SendResult.Outcome;
 import io.github.procscope.api.signals.Signals;
+import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

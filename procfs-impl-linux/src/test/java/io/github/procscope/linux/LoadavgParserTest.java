@@ -55,21 +55,6 @@ class LoadavgParserTest {
     }
 
     @Test
-    void arbitraryBytesFailOnlyWithAParseException() {
-        qt().forAll(lists().of(integers().between(0, 255)).ofSizeBetween(0, 60)).checkAssert(list -> {
-            byte[] b = new byte[list.size()];
-            for (int i = 0; i < b.length; i++) {
-                b[i] = (byte) (int) list.get(i);
-            }
-            try {
-                LoadavgParser.parse(SOURCE, b, b.length);
-            } catch (ProcfsParseException expected) {
-                // the only failure allowed
-            }
-        });
-    }
-
-    @Test
     void generatedLinesRoundTrip() {
         qt().forAll(lists().of(integers().between(0, 99_999)).ofSize(3), integers().between(0, 100_000),
                 integers().between(1, 4_194_304)).checkAssert((hundredths, runnable, lastPid) -> {

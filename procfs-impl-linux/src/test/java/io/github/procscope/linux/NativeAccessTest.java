@@ -1,5 +1,6 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.linux.internal.NativeAccess;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

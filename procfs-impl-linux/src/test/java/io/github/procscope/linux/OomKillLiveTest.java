@@ -5,6 +5,7 @@ import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.OomKill;
+import io.github.procscope.linux.doctor.LinuxDoctor;
 import io.github.procscope.testing.MemoryCgroup;
 import io.github.procscope.testing.NativeHelpers;
 import io.github.procscope.testing.Spawned;

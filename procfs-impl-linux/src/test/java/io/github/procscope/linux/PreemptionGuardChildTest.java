@@ -6,6 +6,7 @@ import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
+import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,8 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 

@@ -5,6 +5,7 @@ import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.linux.internal.NativeLibc;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

@@ -53,13 +53,6 @@ class SmallParsersTest {
         assertEquals(79 * 4096L, m.dataBytes());
         byte[] bad = b("1 2 3\n");
         assertThrows(ProcfsParseException.class, () -> StatmParser.parse(Path.of("statm"), bad, bad.length, Fixtures.CONSTANTS));
-        qt().forAll(StatParserPropertiesTest.statLikeBytes()).checkAssert(bytes -> {
-            try {
-                StatmParser.parse(Path.of("statm"), bytes, bytes.length, Fixtures.CONSTANTS);
-            } catch (ProcfsParseException expected) {
-                // the only acceptable failure
-            }
-        });
     }
 
     @Test
@@ -92,17 +85,17 @@ class SmallParsersTest {
     @Test
     void auxvFindsClockTicksAndPageSize() {
         ByteBuffer bb = ByteBuffer.allocate(64).order(ByteOrder.nativeOrder());
-        bb.putLong(Auxv.AT_PAGESZ).putLong(16384).putLong(Auxv.AT_CLKTCK).putLong(250).putLong(Auxv.AT_NULL).putLong(0);
+        bb.putLong(AuxvParser.AT_PAGESZ).putLong(16384).putLong(AuxvParser.AT_CLKTCK).putLong(250).putLong(AuxvParser.AT_NULL).putLong(0);
         byte[] x = bb.array();
-        assertEquals(OptionalLong.of(16384), Auxv.find(Path.of("auxv"), x, 48, 8, Auxv.AT_PAGESZ));
-        assertEquals(OptionalLong.of(250), Auxv.find(Path.of("auxv"), x, 48, 8, Auxv.AT_CLKTCK));
-        assertEquals(OptionalLong.empty(), Auxv.find(Path.of("auxv"), x, 48, 8, 99));
-        assertThrows(ProcfsParseException.class, () -> Auxv.find(Path.of("auxv"), x, 47, 8, Auxv.AT_PAGESZ));
+        assertEquals(OptionalLong.of(16384), AuxvParser.find(Path.of("auxv"), x, 48, 8, AuxvParser.AT_PAGESZ));
+        assertEquals(OptionalLong.of(250), AuxvParser.find(Path.of("auxv"), x, 48, 8, AuxvParser.AT_CLKTCK));
+        assertEquals(OptionalLong.empty(), AuxvParser.find(Path.of("auxv"), x, 48, 8, 99));
+        assertThrows(ProcfsParseException.class, () -> AuxvParser.find(Path.of("auxv"), x, 47, 8, AuxvParser.AT_PAGESZ));
     }
 
     @Test
     void liveAuxvAgreesWithGetconf() {
-        KernelConstants k = Auxv.detect();
+        KernelConstants k = AuxvParser.detect();
         assertEquals(Long.parseLong(io.github.procscope.testing.Commands.run("getconf", "CLK_TCK").trim()),
                 k.clockTicksPerSecond());
         assertEquals(Long.parseLong(io.github.procscope.testing.Commands.run("getconf", "PAGESIZE").trim()),
@@ -112,9 +105,9 @@ class SmallParsersTest {
     @Test
     void cpuListsExpandRanges() {
         byte[] x = b("0-2,5,7-8\n");
-        assertEquals(List.of(0, 1, 2, 5, 7, 8), CpuList.parse(new ByteCursor(Path.of("f"), x, x.length)));
+        assertEquals(List.of(0, 1, 2, 5, 7, 8), CpuListParser.parse(new ByteCursor(Path.of("f"), x, x.length)));
         byte[] bad = b("4-2\n");
-        assertThrows(ProcfsParseException.class, () -> CpuList.parse(new ByteCursor(Path.of("f"), bad, bad.length)));
+        assertThrows(ProcfsParseException.class, () -> CpuListParser.parse(new ByteCursor(Path.of("f"), bad, bad.length)));
     }
 
     @Test

@@ -18,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 import static org.quicktheories.generators.SourceDSL.strings;
 
@@ -155,26 +154,6 @@ class SmapsParserTest {
         ProcfsParseException e = assertThrows(ProcfsParseException.class,
                 () -> SmapsParser.parseRollup(SOURCE, incomplete, incomplete.length));
         assertTrue(e.getMessage().contains("Shared_Clean"), e.getMessage());
-    }
-
-    @Test
-    void arbitraryBytesFailOnlyWithAParseException() {
-        qt().forAll(lists().of(integers().between(0, 255)).ofSizeBetween(0, 300)).checkAssert(list -> {
-            byte[] b = new byte[list.size()];
-            for (int i = 0; i < b.length; i++) {
-                b[i] = (byte) (int) list.get(i);
-            }
-            try {
-                SmapsParser.parseSmaps(SOURCE, b, b.length);
-            } catch (ProcfsParseException expected) {
-                // the only failure allowed
-            }
-            try {
-                SmapsParser.parseRollup(SOURCE, b, b.length);
-            } catch (ProcfsParseException expected) {
-                // the only failure allowed
-            }
-        });
     }
 
     @Test

@@ -36,17 +36,6 @@ class StatParserPropertiesTest {
     }
 
     @Test
-    void arbitraryBytesRaiseNothingButParseExceptions() {
-        qt().withExamples(3000).forAll(statLikeBytes()).checkAssert(bytes -> {
-            try {
-                StatParser.parse(SRC, bytes, bytes.length, Fixtures.CONSTANTS);
-            } catch (ProcfsParseException expected) {
-                // the only acceptable failure
-            }
-        });
-    }
-
-    @Test
     void truncatedRealLinesRaiseNothingButParseExceptions() {
         byte[] full = Fixtures.bytes("proc/100/stat");
         qt().forAll(integers().between(0, full.length)).checkAssert(n -> {

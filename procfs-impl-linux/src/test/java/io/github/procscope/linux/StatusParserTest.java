@@ -121,7 +121,7 @@ class StatusParserTest {
     }
 
     @Test
-    void arbitraryBytesRaiseNothingButParseExceptions() {
+    void mutatedRealFilesRaiseNothingButParseExceptions() {
         byte[] real = Fixtures.bytes("proc/100/status");
         qt().withExamples(2000)
                 .forAll(integers().between(0, real.length), integers().between(0, real.length - 1), integers().between(0, 255))
@@ -134,13 +134,6 @@ class StatusParserTest {
                         // the only acceptable failure
                     }
                 });
-        qt().withExamples(2000).forAll(StatParserPropertiesTest.statLikeBytes()).checkAssert(b -> {
-            try {
-                StatusParser.parse(SRC, b, b.length);
-            } catch (ProcfsParseException expected) {
-                // the only acceptable failure
-            }
-        });
     }
 
     private static String minimal(String name) {

@@ -10,8 +10,6 @@ import static io.github.procscope.linux.Fixtures.ascii;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.quicktheories.QuickTheory.qt;
-import static org.quicktheories.generators.SourceDSL.integers;
-import static org.quicktheories.generators.SourceDSL.lists;
 import static org.quicktheories.generators.SourceDSL.longs;
 
 class ValueFileParserTest {
@@ -43,26 +41,6 @@ class ValueFileParserTest {
         }
         byte[] max = ascii("max\n");
         assertThrows(ProcfsParseException.class, () -> ValueFileParser.number(SOURCE, max, max.length));
-    }
-
-    @Test
-    void arbitraryBytesFailOnlyWithAParseException() {
-        qt().forAll(lists().of(integers().between(0, 255)).ofSizeBetween(0, 30)).checkAssert(list -> {
-            byte[] b = new byte[list.size()];
-            for (int i = 0; i < b.length; i++) {
-                b[i] = (byte) (int) list.get(i);
-            }
-            try {
-                ValueFileParser.limit(SOURCE, b, b.length);
-            } catch (ProcfsParseException expected) {
-                // the only failure allowed
-            }
-            try {
-                ValueFileParser.number(SOURCE, b, b.length);
-            } catch (ProcfsParseException expected) {
-                // the only failure allowed
-            }
-        });
     }
 
     @Test

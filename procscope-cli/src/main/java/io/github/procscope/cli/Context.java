@@ -4,26 +4,27 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.Procscope;
+import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.diagnose.Doctor;
+import io.github.procscope.api.diagnose.KernelLog;
+import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.signals.Signals;
-import io.github.procscope.linux.LinuxDoctor;
-import io.github.procscope.linux.LinuxKernelLog;
-import io.github.procscope.linux.LinuxOpenFiles;
-import io.github.procscope.linux.LinuxProcessMemory;
-import io.github.procscope.linux.LinuxProcfs;
-import io.github.procscope.linux.LinuxSignals;
-import io.github.procscope.linux.LinuxSystemResources;
-import io.github.procscope.nvml.NvmlGpus;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The global options of one invocation, resolved into readers that all share the same roots: every reader
- * of {@code --procfs-root} and {@code --sysfs-root} is built here, so that a fixture tree reaches them all.
+ * comes from one {@link Procscope} over {@code --procfs-root} and {@code --sysfs-root}, so that a fixture tree
+ * reaches them all.
  */
 final class Context {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -38,8 +39,7 @@ final class Context {
     private final PrintStream err;
     private final boolean stdoutIsTerminal;
     private final int width;
-    private LinuxProcfs procfs;
-    private LinuxSystemResources resources;
+    private Procscope scope;
 
     Context(Path procfsRoot, Path sysfsRoot, boolean json, PrintStream out, PrintStream err, boolean stdoutIsTerminal,
             int width) {
@@ -66,30 +66,32 @@ final class Context {
         }
     }
 
-    /** @return the process table under {@code --procfs-root}, or the live one */
-    synchronized LinuxProcfs procfs() {
-        if (procfs == null) {
-            procfs = LinuxProcfs.at(procfsRoot());
+    /** @return the front door over both roots, made once */
+    synchronized Procscope scope() {
+        if (scope == null) {
+            scope = Procscope.at(procfsRoot(), sysfsRoot());
         }
-        return procfs;
+        return scope;
+    }
+
+    /** @return the process table under {@code --procfs-root}, or the live one */
+    ProcessTable procfs() {
+        return scope().processes();
     }
 
     /** @return the memory, load and disk reader under both roots */
-    synchronized LinuxSystemResources resources() {
-        if (resources == null) {
-            resources = LinuxSystemResources.at(procfsRoot(), sysfsRoot());
-        }
-        return resources;
+    SystemResources resources() {
+        return scope().resources();
     }
 
     /** @return the process memory reader under the procfs root */
-    LinuxProcessMemory memory() {
-        return LinuxProcessMemory.at(procfsRoot());
+    ProcessMemory memory() {
+        return scope().memory();
     }
 
     /** @return the open-file reader under the procfs root */
-    LinuxOpenFiles openFiles() {
-        return LinuxOpenFiles.at(procfsRoot());
+    OpenFiles openFiles() {
+        return scope().openFiles();
     }
 
     /**
@@ -100,7 +102,7 @@ final class Context {
      * @throws io.github.procscope.api.gpu.GpuUnavailableException if no GPU can be used, with the reason
      */
     Gpus openGpus() {
-        return NvmlGpus.builder().procRoot(procfsRoot()).open();
+        return scope().openGpus();
     }
 
     /**
@@ -114,7 +116,7 @@ final class Context {
             throw new IllegalArgumentException(what + " acts on this system's processes and checks each one's identity"
                     + " in /proc before it signals; it does not work with --procfs-root " + procfsRoot);
         }
-        return LinuxSignals.using(procfs());
+        return scope().signals();
     }
 
     /**
@@ -126,17 +128,10 @@ final class Context {
      * @param gpus whether to look at GPUs
      * @return the doctor
      */
-    LinuxDoctor doctor(Path kmsg, boolean gpus) {
-        LinuxDoctor.Builder b = LinuxDoctor.builder(procfs()).systemResources(resources()).openFiles(openFiles());
-        if (kmsg != null) {
-            b.kernelLog(LinuxKernelLog.at(kmsg, procfs().bootTime()));
-        } else if (live()) {
-            b.kernelLog(LinuxKernelLog.system());
-        }
-        if (gpus) {
-            b.gpus(this::openGpus);
-        }
-        return b.build();
+    Doctor doctor(Path kmsg, boolean gpus) {
+        Optional<KernelLog> log = kmsg != null ? Optional.of(scope().kernelLog(kmsg))
+                : live() ? Optional.of(scope().kernelLog()) : Optional.empty();
+        return scope().doctor(log, gpus);
     }
 
     /** @return whether the procfs root is this system's {@code /proc} */

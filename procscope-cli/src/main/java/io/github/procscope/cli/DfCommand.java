@@ -3,8 +3,8 @@ package io.github.procscope.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.DeviceNumber;
+import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.disk.FileSystemUsage;
-import io.github.procscope.linux.LinuxSystemResources;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -45,7 +45,7 @@ final class DfCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Context ctx = root.context();
-        LinuxSystemResources res = ctx.resources();
+        SystemResources res = ctx.resources();
         List<FileSystemUsage> list = new ArrayList<>();
         if (!paths.isEmpty()) {
             for (Path p : paths) {

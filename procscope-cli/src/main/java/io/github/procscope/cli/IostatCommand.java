@@ -3,10 +3,10 @@ package io.github.procscope.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.disk.DiskStat;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.disk.IoStat;
-import io.github.procscope.linux.LinuxSystemResources;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -67,7 +67,7 @@ final class IostatCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "with --json, give a COUNT after the INTERVAL (the JSON array is printed when the reports end)");
         }
-        LinuxSystemResources res = ctx.resources();
+        SystemResources res = ctx.resources();
         DiskStats previous = res.diskStats();
         Set<String> active = active(previous);
         ArrayNode arr = Json.array();

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.MemoryTotals;
+import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.memory.RegionKind;
 import io.github.procscope.api.memory.SmapsCounters;
-import io.github.procscope.linux.LinuxProcessMemory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -38,7 +38,7 @@ final class MapsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Context ctx = root.context();
-        LinuxProcessMemory memory = ctx.memory();
+        ProcessMemory memory = ctx.memory();
         MemoryMaps maps = memory.smaps(pid);
         MemoryTotals totals = memory.totals(pid);
         if (ctx.json()) {

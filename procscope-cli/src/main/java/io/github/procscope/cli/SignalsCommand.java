@@ -7,7 +7,6 @@ import io.github.procscope.api.Signal;
 import io.github.procscope.api.SignalAction;
 import io.github.procscope.api.SignalSet;
 import io.github.procscope.api.signals.Dispositions;
-import io.github.procscope.linux.LinuxSignals;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -46,7 +45,7 @@ final class SignalsCommand implements Callable<Integer> {
     public Integer call() {
         Context ctx = root.context();
         ProcessInfo p = ctx.procfs().process(pid);
-        Dispositions d = LinuxSignals.using(ctx.procfs()).dispositions(p.key());
+        Dispositions d = ctx.scope().signals().dispositions(p.key());
         if (ctx.json()) {
             ctx.printJson(json(d, p));
         } else {

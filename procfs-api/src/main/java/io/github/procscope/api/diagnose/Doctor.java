@@ -1,7 +1,6 @@
 package io.github.procscope.api.diagnose;
 
-import io.github.procscope.api.spi.DoctorProvider;
-import io.github.procscope.api.spi.Providers;
+import io.github.procscope.api.Procscope;
 
 /**
  * Examines a machine for the problems of the seed's diagnosis map: zombies and their parents,
@@ -11,11 +10,11 @@ import io.github.procscope.api.spi.Providers;
  */
 public interface Doctor {
     /**
-     * @return the doctor of the live system, found through {@link java.util.ServiceLoader}
+     * @return the doctor of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
      * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the class path
      */
     static Doctor system() {
-        return Providers.first(DoctorProvider.class, "procfs-impl-linux").systemDoctor();
+        return Procscope.system().doctor();
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.github.procscope.api.diagnose;
 
-import io.github.procscope.api.spi.KernelLogProvider;
-import io.github.procscope.api.spi.Providers;
+import io.github.procscope.api.Procscope;
 
 import java.util.List;
 
@@ -13,10 +12,10 @@ import java.util.List;
  */
 public interface KernelLog {
     /**
-     * @return the kernel log of the live system, found through {@link java.util.ServiceLoader}
+     * @return the kernel log of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
      */
     static KernelLog system() {
-        return Providers.first(KernelLogProvider.class, "procfs-impl-linux").systemKernelLog();
+        return Procscope.system().kernelLog();
     }
 
     /**

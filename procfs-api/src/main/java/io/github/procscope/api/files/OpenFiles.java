@@ -1,10 +1,9 @@
 package io.github.procscope.api.files;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ImplementationNotFoundException;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.spi.OpenFilesProvider;
-import io.github.procscope.api.spi.Providers;
 
 import java.util.List;
 
@@ -25,12 +24,12 @@ import java.util.List;
 public interface OpenFiles {
 
     /**
-     * @return the open-file reader of the live system, found through {@link java.util.ServiceLoader}
+     * @return the open-file reader of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
      *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
      * @throws ImplementationNotFoundException if no implementation is on the class path
      */
     static OpenFiles system() {
-        return Providers.first(OpenFilesProvider.class, "procfs-impl-linux").systemOpenFiles();
+        return Procscope.system().openFiles();
     }
 
     /**

@@ -3,6 +3,6 @@
  * {@code /proc/PID/fdinfo}) and a system-wide scan for files that were deleted but are still held open
  * (what {@code lsof +L1} lists), which is why a disk can stay full after its files are deleted.
  *
- * <p>Entry point: {@link io.github.procscope.api.files.OpenFiles#system()}.
+ * <p>Entry point: {@link io.github.procscope.api.Procscope#openFiles()}.
  */
 package io.github.procscope.api.files;

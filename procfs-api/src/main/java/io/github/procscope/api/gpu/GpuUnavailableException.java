@@ -16,6 +16,11 @@ public class GpuUnavailableException extends ProcscopeException {
     /** Why no GPU is available. */
     public enum Reason {
         /**
+         * No GPU implementation ({@code nvml-binding}) is on the class path or module path, so NVML was not
+         * even looked for.
+         */
+        BINDING_ABSENT,
+        /**
          * {@code libnvidia-ml.so.1} was not found: no NVIDIA driver is installed, or the file named by
          * the system property {@code procscope.nvml.library} or the environment variable
          * {@code PROCSCOPE_NVML_LIBRARY} does not exist.

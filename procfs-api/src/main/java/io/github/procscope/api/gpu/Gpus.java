@@ -1,8 +1,7 @@
 package io.github.procscope.api.gpu;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.spi.GpusProvider;
-import io.github.procscope.api.spi.Providers;
 
 import java.util.List;
 import java.util.Optional;
@@ -30,18 +29,18 @@ import java.util.Set;
 public interface Gpus extends AutoCloseable {
 
     /**
-     * Opens the GPUs of this machine through the implementation found by {@link java.util.ServiceLoader}
-     * ({@code nvml-binding}). It loads {@code libnvidia-ml.so.1} (or the file named by the system property
+     * Opens the GPUs of this machine: {@code Procscope.system().openGpus()}, through the implementation found
+     * by {@link java.util.ServiceLoader} ({@code nvml-binding}). It loads {@code libnvidia-ml.so.1} (or the file named by the system property
      * {@code procscope.nvml.library} or, failing that, the environment variable
      * {@code PROCSCOPE_NVML_LIBRARY}) and initializes NVML.
      *
      * @return the open inventory; close it when done
      * @throws GpuUnavailableException if there is no usable GPU, with the reason
-     * @throws io.github.procscope.api.ImplementationNotFoundException if {@code nvml-binding} is not on the
-     *         class path
+     *         ({@link GpuUnavailableException.Reason#BINDING_ABSENT} if {@code nvml-binding} is not on the class
+     *         path or module path)
      */
     static Gpus open() {
-        return Providers.first(GpusProvider.class, "nvml-binding").openGpus();
+        return Procscope.system().openGpus();
     }
 
     /** @return the driver version, such as {@code 535.54.03} ({@code nvmlSystemGetDriverVersion}) */

@@ -1,10 +1,9 @@
 package io.github.procscope.api.memory;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ImplementationNotFoundException;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.spi.ProcessMemoryProvider;
-import io.github.procscope.api.spi.Providers;
 
 /**
  * The memory of processes, as {@code pmap} and {@code ps} show it: regions of the address space and what
@@ -28,12 +27,12 @@ import io.github.procscope.api.spi.Providers;
 public interface ProcessMemory {
 
     /**
-     * @return the process memory reader of the live system, found through {@link java.util.ServiceLoader}
+     * @return the process memory reader of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
      *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
      * @throws ImplementationNotFoundException if no implementation is on the class path
      */
     static ProcessMemory system() {
-        return Providers.first(ProcessMemoryProvider.class, "procfs-impl-linux").systemProcessMemory();
+        return Procscope.system().memory();
     }
 
     /**

@@ -1,11 +1,10 @@
 package io.github.procscope.api.signals;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.Signal;
-import io.github.procscope.api.spi.Providers;
-import io.github.procscope.api.spi.SignalsProvider;
 
 /**
  * Sends signals safely and stops processes gracefully: the {@code kill}, {@code kill -- -PGID} and
@@ -26,14 +25,14 @@ import io.github.procscope.api.spi.SignalsProvider;
 public interface Signals {
 
     /**
-     * @return the signal sender of the live system, found through {@link java.util.ServiceLoader} (for
+     * @return the signal sender of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it (for
      *         Linux, {@code procfs-impl-linux}, using the native C library through jnr-posix)
      * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the
      *                                                                 class path
      * @throws SignalsUnavailableException if the native library cannot be loaded
      */
     static Signals system() {
-        return Providers.first(SignalsProvider.class, "procfs-impl-linux").systemSignals();
+        return Procscope.system().signals();
     }
 
     /**

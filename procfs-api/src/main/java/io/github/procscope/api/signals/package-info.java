@@ -4,8 +4,9 @@
  * decoding why a process ended ({@link io.github.procscope.api.signals.ExitStatus}), and reading how a
  * process will react to a signal ({@link io.github.procscope.api.signals.Dispositions}).
  *
- * <p>Entry point: {@link io.github.procscope.api.signals.Signals#system()}, found through
- * {@link java.util.ServiceLoader} (the Linux implementation is in {@code procfs-impl-linux}).
+ * <p>Entry points: {@link io.github.procscope.api.Procscope#signals()} (the Linux implementation is in
+ * {@code procfs-impl-linux}), and {@link io.github.procscope.api.signals.PreemptionGuard} for this JVM's own
+ * TERM (pure JDK).
  *
  * <p>Safety rules every implementation keeps:
  * <ul>

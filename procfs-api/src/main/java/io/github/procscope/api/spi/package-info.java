@@ -1,6 +1,7 @@
 /**
  * Service-provider interfaces: how implementation modules register themselves with
- * {@link java.util.ServiceLoader}. Users do not call these; they call the static entry points such as
- * {@link io.github.procscope.api.ProcessTable#system()}.
+ * {@link java.util.ServiceLoader}. One platform service ({@link io.github.procscope.api.spi.PlatformProvider},
+ * {@code procfs-impl-linux}) and one GPU service ({@link io.github.procscope.api.spi.GpusProvider},
+ * {@code nvml-binding}). Users do not call these; they call {@link io.github.procscope.api.Procscope}.
  */
 package io.github.procscope.api.spi;

@@ -1,7 +1,7 @@
 package io.github.procscope.cli.demo;
 
 import io.github.procscope.api.Signal;
-import io.github.procscope.linux.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuard;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package io.github.procscope.cli.lab;
 
 import io.github.procscope.api.Signal;
-import io.github.procscope.linux.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuard;
 
 /**
  * Lab helper for step 7: a JVM that handles TERM (through {@link PreemptionGuard}) and carries on instead

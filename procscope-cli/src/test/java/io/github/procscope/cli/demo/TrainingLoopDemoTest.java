@@ -5,7 +5,7 @@ import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.LinuxProcfs;
-import io.github.procscope.linux.LinuxSignals;
+import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,0 +1,149 @@
+package io.github.procscope.api;
+
+import io.github.procscope.api.diagnose.Doctor;
+import io.github.procscope.api.diagnose.KernelLog;
+import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.signals.Signals;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The front door: every reader of one system, all sharing the same procfs and sysfs roots.
+ *
+ * <pre>{@code
+ * Procscope host = Procscope.system();                     // /proc and /sys of this machine
+ * ProcessSnapshot snapshot = host.processes().snapshot();
+ * SystemMemory memory = host.resources().memory();
+ *
+ * Procscope mounted = Procscope.at(Path.of("/host/proc"), Path.of("/host/sys"));  // another root
+ * }</pre>
+ *
+ * <p>The implementation ({@code procfs-impl-linux}) is found through {@link java.util.ServiceLoader}
+ * ({@link io.github.procscope.api.spi.PlatformProvider}); code that compiles against {@code procfs-api}
+ * alone needs it at run time only. GPUs come from a second, optional implementation ({@code nvml-binding}).
+ *
+ * <p><b>Caching.</b> One rule everywhere: a success is kept, a failure is not. {@link #system()} returns
+ * the same instance once one has been made; each accessor builds its reader on first success and returns
+ * that reader afterwards, and a failed attempt (such as {@link ProcfsUnavailableException} for a root that
+ * is not a procfs) is thrown again, the same way, by the next call. Readers hold no process data: every
+ * call of a reader reads the kernel anew.
+ *
+ * <p><b>Signals under another root.</b> Signals go to this system's processes, and a process's identity
+ * (its start time) can only be checked in the live {@code /proc}. For a root that is not this system's
+ * {@code /proc}, {@link #signals()} still reads (dispositions, whether a process is alive, under that
+ * root), but every send and stop throws {@link io.github.procscope.api.signals.SignalsUnavailableException}.
+ *
+ * <p>Thread-safe.
+ */
+public interface Procscope {
+
+    /**
+     * @return the live system: {@code /proc} and {@code /sys}; the same instance on every call once made
+     * @throws ImplementationNotFoundException if no implementation ({@code procfs-impl-linux}) is on the
+     *                                         class path or module path (not cached: the next call looks again)
+     */
+    static Procscope system() {
+        return SystemProcscope.get();
+    }
+
+    /**
+     * Readers over another root: a fixture tree, or a host's {@code /proc} and {@code /sys} mounted into a
+     * container (such as {@code /host/proc}). Nothing is read here; each accessor checks its root when first
+     * called.
+     *
+     * @param procfsRoot a procfs mount, or a tree with the same layout
+     * @param sysfsRoot  a sysfs mount, or a tree with the same layout
+     * @return the readers under those roots (a new instance)
+     * @throws ImplementationNotFoundException if no implementation is on the class path or module path
+     */
+    static Procscope at(Path procfsRoot, Path sysfsRoot) {
+        return SystemProcscope.open(procfsRoot, sysfsRoot);
+    }
+
+    /** @return the procfs root all readers use, such as {@code /proc} */
+    Path procfsRoot();
+
+    /** @return the sysfs root all readers use, such as {@code /sys} */
+    Path sysfsRoot();
+
+    /**
+     * @return the process table under {@link #procfsRoot()}
+     * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
+     */
+    ProcessTable processes();
+
+    /**
+     * @return maps, smaps and memory totals of processes under {@link #procfsRoot()}
+     * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
+     */
+    ProcessMemory memory();
+
+    /**
+     * @return the open-file reader under {@link #procfsRoot()}
+     * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
+     */
+    OpenFiles openFiles();
+
+    /**
+     * @return memory, load, cgroup memory, file systems and disks under both roots
+     * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
+     */
+    SystemResources resources();
+
+    /**
+     * @return the signal sender over {@link #processes()}: it sends, stops and reads under the live
+     *         {@code /proc}; under another root it reads only, and sends and stops throw
+     *         {@link io.github.procscope.api.signals.SignalsUnavailableException}
+     * @throws io.github.procscope.api.signals.SignalsUnavailableException if the live system's native
+     *         C library cannot be bound
+     * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
+     */
+    Signals signals();
+
+    /**
+     * @return the kernel log: {@code /dev/kmsg} timed against the boot time of the live system; under another
+     *         root, a log whose every read throws
+     *         {@link io.github.procscope.api.diagnose.KernelLogUnavailableException} (a procfs tree has no
+     *         kernel log of its own; give one with {@link #kernelLog(Path)})
+     */
+    KernelLog kernelLog();
+
+    /**
+     * @param kmsgFile a file in the {@code /dev/kmsg} format, such as one saved from another machine
+     * @return a reader of that file, its timestamps counted from the boot time under {@link #procfsRoot()}
+     * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
+     */
+    KernelLog kernelLog(Path kmsgFile);
+
+    /**
+     * @return the doctor over every source of this root: {@link #processes()}, {@link #resources()},
+     *         {@link #openFiles()}, the kernel log of {@link #kernelLog()} (for the live system only) and the
+     *         GPUs of {@link #openGpus()}
+     * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
+     */
+    Doctor doctor();
+
+    /**
+     * @param kernelLog the kernel log to look for OOM kills in; empty to examine none
+     * @param gpus      whether to look at the GPUs of {@link #openGpus()}
+     * @return the doctor over this root's processes, resources and open files, and the sources given
+     * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
+     */
+    Doctor doctor(Optional<KernelLog> kernelLog, boolean gpus);
+
+    /**
+     * Opens the GPUs through the GPU implementation ({@code nvml-binding}), joined with this root's readers
+     * (processes holding {@code /dev/nvidia*} open are looked for under {@link #procfsRoot()}). Close it.
+     *
+     * @return the open inventory
+     * @throws io.github.procscope.api.gpu.GpuUnavailableException if no GPU can be used, with the reason
+     *         ({@link io.github.procscope.api.gpu.GpuUnavailableException.Reason#BINDING_ABSENT} when
+     *         {@code nvml-binding} is not on the class path or module path)
+     */
+    default Gpus openGpus() {
+        return SystemProcscope.openGpus(this);
+    }
+}

@@ -1,0 +1,23 @@
+/**
+ * The procscope API: what a user compiles against. Implementations are found through
+ * {@link java.util.ServiceLoader}: one platform ({@code io.github.procscope.linux}) and, optionally, GPUs
+ * ({@code io.github.procscope.nvml}).
+ */
+module io.github.procscope.api {
+    // PreemptionGuard installs its handlers through sun.misc.Signal, and tells -Xrs through HotSpot's MXBean.
+    requires jdk.unsupported;
+    requires java.management;
+    requires jdk.management;
+
+    exports io.github.procscope.api;
+    exports io.github.procscope.api.diagnose;
+    exports io.github.procscope.api.disk;
+    exports io.github.procscope.api.files;
+    exports io.github.procscope.api.gpu;
+    exports io.github.procscope.api.memory;
+    exports io.github.procscope.api.signals;
+    exports io.github.procscope.api.spi;
+
+    uses io.github.procscope.api.spi.PlatformProvider;
+    uses io.github.procscope.api.spi.GpusProvider;
+}

@@ -1,0 +1,265 @@
+package io.github.procscope.linux.doctor;
+
+import io.github.procscope.api.Facet;
+import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.diagnose.CgroupOomCount;
+import io.github.procscope.api.diagnose.Diagnosis;
+import io.github.procscope.api.diagnose.Doctor;
+import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Finding;
+import io.github.procscope.api.diagnose.KernelLog;
+import io.github.procscope.api.disk.DiskStats;
+import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.gpu.GpuMonitor;
+import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.gpu.IdleHoldingRule;
+import io.github.procscope.linux.CgroupOomCounters;
+import io.github.procscope.linux.LinuxKernelLog;
+import io.github.procscope.linux.LinuxOpenFiles;
+import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.linux.LinuxSystemResources;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The Linux {@link Doctor}. It reads the processes, the disks' counters and (when a GPU implementation
+ * and driver are present) the GPUs at the start of the sample window, watches the window, reads them
+ * again, then runs each check of the diagnosis map. Each source is given to the builder, so that a
+ * fixture tree can be examined; a source not given is not examined. Thread-safe.
+ */
+public final class LinuxDoctor implements Doctor {
+    private final LinuxProcfs procfs;
+    private final Optional<SystemResources> resources;
+    private final Optional<Supplier<Gpus>> gpus;
+    private final List<DoctorCheck> checks;
+
+    private LinuxDoctor(Builder b) {
+        this.procfs = b.procfs;
+        this.resources = Optional.ofNullable(b.resources);
+        this.gpus = Optional.ofNullable(b.gpus);
+        List<DoctorCheck> c = new ArrayList<>();
+        c.add(new ZombieCheck());
+        c.add(new OrphanCheck());
+        c.add(new Pid1Check());
+        c.add(new HangupCheck());
+        if (b.kernelLog != null || b.resources != null) {
+            Supplier<List<CgroupOomCount>> counters = b.resources == null ? List::of
+                    : () -> CgroupOomCounters.read(b.resources);
+            c.add(new OomKillCheck(Optional.ofNullable(b.kernelLog), counters));
+        }
+        if (b.resources != null) {
+            c.add(new DiskSpaceCheck(b.resources));
+            c.add(new MemoryPressureCheck(b.resources));
+            c.add(new IoBottleneckCheck());
+        }
+        if (b.openFiles != null) {
+            c.add(new DeletedFilesCheck(b.openFiles));
+        }
+        if (b.gpus != null) {
+            c.add(new GpuChecks());
+        }
+        this.checks = List.copyOf(c);
+    }
+
+    /**
+     * @return the doctor of the live system: {@code /proc}, {@code /sys}, {@code /dev/kmsg}, and the GPUs
+     *         of {@link Gpus#open()} when an implementation (nvml-binding) is on the class path
+     */
+    public static LinuxDoctor system() {
+        LinuxProcfs proc = LinuxProcfs.system();
+        return builder(proc).kernelLog(LinuxKernelLog.at(Path.of("/dev/kmsg"), proc.bootTime()))
+                .systemResources(LinuxSystemResources.system()).openFiles(LinuxOpenFiles.system())
+                .gpus(Gpus::open).build();
+    }
+
+    /**
+     * @param procfs the process table to examine
+     * @return a builder; sources not given are not examined
+     */
+    public static Builder builder(LinuxProcfs procfs) {
+        return new Builder(procfs);
+    }
+
+    @Override
+    public Diagnosis examine(DoctorOptions options) {
+        Objects.requireNonNull(options, "options");
+        Instant start = Instant.now();
+        List<String> skipped = Collections.synchronizedList(new ArrayList<>());
+        EnumSet<Facet> facets = EnumSet.allOf(Facet.class);
+        ProcessSnapshot before = procfs.snapshot(facets);
+        Optional<DiskStats> disksBefore = disks(skipped);
+        GpuWatch watch = gpus.map(g -> GpuWatch.start(g, options, skipped)).orElse(null);
+        try {
+            sleep(options.sampleWindow());
+            ProcessSnapshot after = procfs.snapshot(facets);
+            Optional<DiskStats> disksAfter = disks(skipped);
+            Optional<Examination.GpuWindow> gpuWindow = watch == null ? Optional.empty()
+                    : watch.finish(procfs, options, skipped);
+            Examination e = new Examination(before, after, disksBefore, disksAfter, gpuWindow, options, skipped);
+            List<Finding> findings = new ArrayList<>();
+            for (DoctorCheck c : checks) {
+                try {
+                    findings.addAll(c.run(e));
+                } catch (ProcscopeException ex) {
+                    skipped.add(c.name() + ": " + ex.getMessage());
+                }
+            }
+            return new Diagnosis(start, findings, skipped);
+        } finally {
+            if (watch != null) {
+                watch.close();
+            }
+        }
+    }
+
+    private Optional<DiskStats> disks(List<String> skipped) {
+        if (resources.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(resources.get().diskStats());
+        } catch (ProcscopeException ex) {
+            skipped.add("disk i/o: " + ex.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new ProcscopeException("interrupted during the sample window", ex);
+        }
+    }
+
+    /** The GPUs watched over the window: an open inventory and a monitor sampling it. */
+    private static final class GpuWatch implements AutoCloseable {
+        private final Gpus gpus;
+        private final GpuMonitor monitor;
+
+        private GpuWatch(Gpus gpus, GpuMonitor monitor) {
+            this.gpus = gpus;
+            this.monitor = monitor;
+        }
+
+        static GpuWatch start(Supplier<Gpus> source, DoctorOptions options, List<String> skipped) {
+            Gpus g;
+            try {
+                g = source.get();
+            } catch (ProcscopeException ex) {
+                skipped.add("GPUs: " + ex.getMessage());
+                return null;
+            }
+            try {
+                Duration window = options.sampleWindow();
+                Duration interval = window.isZero() ? Duration.ofMillis(100)
+                        : max(Duration.ofMillis(100), window.dividedBy(8));
+                int minSamples = window.isZero() ? 1 : 3;
+                GpuMonitor m = GpuMonitor.builder(g).interval(interval).window(window.plusSeconds(1))
+                        .idleHolding(new IdleHoldingRule(options.gpuIdleUtilizationPercent(),
+                                options.gpuIdleMemoryBytes(), minSamples)).build();
+                m.sampleNow();
+                if (!window.isZero()) {
+                    m.start();
+                }
+                return new GpuWatch(g, m);
+            } catch (RuntimeException ex) {
+                g.close();
+                skipped.add("GPUs: " + ex.getMessage());
+                return null;
+            }
+        }
+
+        Optional<Examination.GpuWindow> finish(LinuxProcfs procfs, DoctorOptions options, List<String> skipped) {
+            try {
+                monitor.sampleNow(); // the window's last round; close() stops the schedule afterwards
+                return Optional.of(new Examination.GpuWindow(monitor.summaries(),
+                        gpus.users(procfs, options.subreapers())));
+            } catch (RuntimeException ex) {
+                skipped.add("GPUs: " + ex.getMessage());
+                return Optional.empty();
+            }
+        }
+
+        private static Duration max(Duration a, Duration b) {
+            return a.compareTo(b) >= 0 ? a : b;
+        }
+
+        @Override
+        public void close() {
+            try {
+                monitor.close();
+            } finally {
+                gpus.close();
+            }
+        }
+    }
+
+    /** Chooses the sources a {@link LinuxDoctor} examines. */
+    public static final class Builder {
+        private final LinuxProcfs procfs;
+        private KernelLog kernelLog;
+        private LinuxSystemResources resources;
+        private OpenFiles openFiles;
+        private Supplier<Gpus> gpus;
+
+        private Builder(LinuxProcfs procfs) {
+            this.procfs = Objects.requireNonNull(procfs, "procfs");
+        }
+
+        /**
+         * @param log the kernel log to search for OOM kills
+         * @return this builder
+         */
+        public Builder kernelLog(KernelLog log) {
+            this.kernelLog = Objects.requireNonNull(log, "log");
+            return this;
+        }
+
+        /**
+         * @param r memory, file systems and disks to judge, and the cgroup hierarchies whose OOM counters
+         *          to read
+         * @return this builder
+         */
+        public Builder systemResources(LinuxSystemResources r) {
+            this.resources = Objects.requireNonNull(r, "resources");
+            return this;
+        }
+
+        /**
+         * @param f the open-files reader for the deleted-but-open scan
+         * @return this builder
+         */
+        public Builder openFiles(OpenFiles f) {
+            this.openFiles = Objects.requireNonNull(f, "openFiles");
+            return this;
+        }
+
+        /**
+         * @param source opens the GPU inventory to watch (for example {@code Gpus::open}); a
+         *               {@link io.github.procscope.api.gpu.GpuUnavailableException} makes the GPU checks skipped
+         * @return this builder
+         */
+        public Builder gpus(Supplier<Gpus> source) {
+            this.gpus = Objects.requireNonNull(source, "source");
+            return this;
+        }
+
+        /** @return the doctor */
+        public LinuxDoctor build() {
+            return new LinuxDoctor(this);
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.github.procscope.linux.doctor;
+
+import io.github.procscope.api.CpuUsage;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.diagnose.Finding;
+import io.github.procscope.api.diagnose.FindingKind;
+import io.github.procscope.api.diagnose.Severity;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Processes adopted by PID 1 (or a named subreaper) that are not session leaders. Services are started
+ * in sessions of their own (systemd, daemons calling {@code setsid}); a process that still carries the
+ * session of a shell that is gone was left behind when its parent ended: a {@code nohup} run whose shell
+ * was closed, or a worker of an experiment that died. Idle ones older than the threshold are warnings.
+ */
+final class OrphanCheck implements DoctorCheck {
+    @Override
+    public String name() {
+        return "orphans";
+    }
+
+    @Override
+    public List<Finding> run(Examination e) {
+        List<Finding> out = new ArrayList<>();
+        for (ProcessTree.Orphan o : e.tree().orphans(e.options().subreapers())) {
+            ProcessInfo p = o.process();
+            if (p.sid() == p.pid() || p.state() == io.github.procscope.api.ProcessState.ZOMBIE) {
+                continue;
+            }
+            if (e.before().find(p.key()).isEmpty()) {
+                continue; // started during the window: too new to judge
+            }
+            double cpu = CpuUsage.percent(e.before(), e.after(), p.pid()).orElse(0);
+            boolean idle = cpu == 0.0;
+            boolean old = o.age().compareTo(e.options().orphanMinAge()) >= 0;
+            String cmd = p.cmdline().filter(c -> !c.isEmpty()).map(c -> String.join(" ", c)).orElse(p.comm());
+            Map<String, Object> ev = new LinkedHashMap<>();
+            ev.put("pid", p.pid());
+            ev.put("comm", p.comm());
+            ev.put("cmdline", cmd);
+            ev.put("adopterPid", o.adopterPid());
+            ev.put("ageSeconds", o.age().toMillis() / 1000.0);
+            ev.put("cpuPercent", Math.round(cpu * 10) / 10.0);
+            ev.put("rssBytes", p.rssBytes());
+            ev.put("session", p.sid());
+            Severity sev = idle && old ? Severity.WARNING : Severity.INFO;
+            out.add(new Finding(FindingKind.ORPHAN, sev, List.of(p.pid()),
+                    "pid " + p.pid() + " (" + p.comm() + ") was adopted by pid " + o.adopterPid() + "; "
+                            + (idle ? "idle" : "busy (" + Math.round(cpu) + "% CPU)") + ", running for "
+                            + o.age().toSeconds() + " s",
+                    ev, idle
+                    ? "Its parent is gone and it does nothing: if it is a leftover of a finished or dead run, end it "
+                    + "(procscope stop " + p.pid() + "); if it is a nohup run, it is fine."
+                    : "Its parent is gone but it still works: check its command line and logs before ending it."));
+        }
+        return out;
+    }
+}

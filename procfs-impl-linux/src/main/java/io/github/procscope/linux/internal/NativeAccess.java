@@ -1,0 +1,222 @@
+package io.github.procscope.linux.internal;
+
+import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.SignalsUnavailableException;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.posix.POSIX;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Native calls for processes, over the bindings {@link NativeLibc} loads: {@code kill(2)}, {@code getpid},
+ * {@code getpgrp} through jnr-posix's native POSIX (never its pure-Java fallback), and the few calls
+ * jnr-posix lacks through jnr-ffi: {@code pidfd_open(2)} (by {@code syscall(2)}), {@code poll(2)},
+ * {@code waitid(2)}. Nothing of jnr leaves this class. Thread-safe: {@code errno} is saved per thread.
+ *
+ * <p>Loaded once per JVM, on first use (never in a static initializer of a public class); a failure is
+ * remembered and reported as {@link SignalsUnavailableException} on every later attempt.
+ */
+public final class NativeAccess {
+    /** {@code errno} values of the generic Linux ABI. */
+    public static final int EPERM = 1;
+    public static final int ESRCH = 3;
+    static final int EINTR = 4;
+
+    /** {@code pidfd_open} in the unified syscall table (x86-64, i386, arm, arm64, riscv, ppc, s390...). */
+    private static final long SYS_PIDFD_OPEN = 434;
+    private static final Set<String> UNIFIED_SYSCALL_ARCHES = Set.of("amd64", "x86_64", "x86", "i386", "i686",
+            "aarch64", "arm", "riscv64", "ppc64le", "ppc64", "s390x", "loongarch64");
+
+    private static final short POLLIN = 0x1;
+    private static final int P_PID = 1;
+    private static final int WEXITED = 4;
+    private static final int WNOHANG = 1;
+    private static final int WNOWAIT = 0x01000000;
+    private static final int CLD_EXITED = 1;
+    private static final int CLD_KILLED = 2;
+    private static final int CLD_DUMPED = 3;
+    private static final int SIGINFO_SIZE = 128;
+
+    private static final Object LOCK = new Object();
+    private static NativeAccess instance;
+    private static SignalsUnavailableException failure;
+
+    private final POSIX posix;
+    private final NativeLibc.LibC libc;
+    private final jnr.ffi.Runtime runtime;
+    private final boolean pidfdSyscallKnown;
+    private final long selfPid;
+
+    private NativeAccess(POSIX posix, NativeLibc.LibC libc, boolean pidfdSyscallKnown) {
+        this.posix = posix;
+        this.libc = libc;
+        this.runtime = libc == null ? null : jnr.ffi.Runtime.getRuntime(libc);
+        this.pidfdSyscallKnown = pidfdSyscallKnown && libc != null;
+        this.selfPid = posix.getpid();
+    }
+
+    /**
+     * @return the native access of this JVM
+     * @throws SignalsUnavailableException if the C library cannot be bound
+     */
+    public static NativeAccess get() {
+        synchronized (LOCK) {
+            if (instance != null) {
+                return instance;
+            }
+            if (failure != null) {
+                throw new SignalsUnavailableException(failure.getMessage(), failure.getCause());
+            }
+            try {
+                instance = load();
+                return instance;
+            } catch (SignalsUnavailableException e) {
+                failure = e;
+                throw e;
+            }
+        }
+    }
+
+    private static NativeAccess load() {
+        NativeLibc.Loaded loaded;
+        try {
+            loaded = NativeLibc.get("kill");
+        } catch (io.github.procscope.api.NativeUnavailableException e) {
+            throw new SignalsUnavailableException(e.getMessage(), e);
+        }
+        String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
+        return new NativeAccess(loaded.posix(), loaded.libc(), UNIFIED_SYSCALL_ARCHES.contains(arch));
+    }
+
+    /** @return this JVM's pid */
+    public long selfPid() {
+        return selfPid;
+    }
+
+    /** @return this JVM's process group id ({@code getpgrp()}) */
+    public long selfProcessGroup() {
+        return posix.getpgid(0);
+    }
+
+    /**
+     * {@code kill(pid, signal)}, raw: callers have already refused pid &lt;= 0.
+     *
+     * @return 0 on success, else the errno
+     */
+    public int kill(long pid, Signal signal) {
+        if (pid == 0 || pid == -1 || pid == Integer.MIN_VALUE || pid > Integer.MAX_VALUE || pid < Integer.MIN_VALUE) {
+            throw new IllegalStateException("refusing kill(" + pid + "): not a process or group id");
+        }
+        int rc = posix.kill(pid, signal.number());
+        return rc == 0 ? 0 : Math.max(1, posix.errno());
+    }
+
+    /** @return whether {@link #pidfdOpen(long)} may work on this platform */
+    public boolean pidfdPossible() {
+        return pidfdSyscallKnown;
+    }
+
+    /**
+     * {@code pidfd_open(pid, 0)}.
+     *
+     * @return a file descriptor (&gt;= 0), or minus the errno ({@code -ESRCH}: no such process;
+     *         {@code -ENOSYS}, {@code -EPERM} under seccomp, {@code -EMFILE}...: no pidfd to be had)
+     */
+    public int pidfdOpen(long pid) {
+        if (!pidfdSyscallKnown) {
+            return -38; // ENOSYS
+        }
+        long fd = libc.syscall(SYS_PIDFD_OPEN, pid, 0);
+        if (fd < 0) {
+            return -Math.max(1, runtime.getLastError());
+        }
+        return (int) fd;
+    }
+
+    /** Closes a descriptor from {@link #pidfdOpen(long)}. */
+    public void close(int fd) {
+        posix.close(fd);
+    }
+
+    /**
+     * Waits until one of the descriptors is readable (a pidfd becomes readable when its process exits)
+     * or the timeout passes.
+     *
+     * @param fds       pidfds
+     * @param count     how many of {@code fds} to watch
+     * @param timeoutMs the longest wait in milliseconds (0: just look)
+     * @param ready     set to true for each readable descriptor
+     * @return how many are readable (0 on timeout or interruption by a signal)
+     */
+    public int pollReadable(int[] fds, int count, int timeoutMs, boolean[] ready) {
+        Pointer p = Memory.allocateDirect(runtime, 8 * Math.max(1, count));
+        for (int i = 0; i < count; i++) {
+            p.putInt(8L * i, fds[i]);
+            p.putShort(8L * i + 4, POLLIN);
+            p.putShort(8L * i + 6, (short) 0);
+        }
+        int n = libc.poll(p, count, timeoutMs);
+        if (n < 0) {
+            int errno = runtime.getLastError();
+            if (errno == EINTR) {
+                return 0;
+            }
+            throw new IllegalStateException("poll(2) on " + count + " pidfds failed with errno " + errno);
+        }
+        int readyCount = 0;
+        for (int i = 0; i < count; i++) {
+            short revents = p.getShort(8L * i + 6);
+            ready[i] = revents != 0;
+            if (ready[i]) {
+                readyCount++;
+            }
+        }
+        return readyCount;
+    }
+
+    /**
+     * Looks at how a child of this JVM ended without reaping it ({@code waitid(P_PID, pid, WEXITED |
+     * WNOHANG | WNOWAIT)}): the child stays a zombie for its owner (the JDK's reaper, or whoever
+     * started it) to collect.
+     *
+     * @param pid a pid
+     * @return the exact exit status, if the pid is a child of this JVM that has ended and not been
+     *         reaped yet
+     */
+    public Optional<ExitStatus> peekChildExit(long pid) {
+        if (libc == null || pid > Integer.MAX_VALUE) {
+            return Optional.empty();
+        }
+        Pointer info = Memory.allocateDirect(runtime, SIGINFO_SIZE);
+        info.setMemory(0, SIGINFO_SIZE, (byte) 0);
+        int rc = libc.waitid(P_PID, (int) pid, info, WEXITED | WNOHANG | WNOWAIT);
+        if (rc != 0) {
+            return Optional.empty(); // ECHILD: not our child, or already reaped
+        }
+        // siginfo_t: si_signo, si_errno, si_code (ints), then the union, aligned to the pointer size:
+        // for SIGCHLD { si_pid, si_uid, si_status }.
+        int unionOffset = runtime.addressSize() == 8 ? 16 : 12;
+        int siPid = info.getInt(unionOffset);
+        if (siPid != pid) {
+            return Optional.empty(); // WNOHANG and still running
+        }
+        int code = info.getInt(8);
+        int status = info.getInt(unionOffset + 8);
+        switch (code) {
+            case CLD_EXITED:
+                return Optional.of(ExitStatus.exited(status & 0xff));
+            case CLD_KILLED:
+            case CLD_DUMPED:
+                if (status >= 1 && status <= Signal.MAX_NUMBER) {
+                    return Optional.of(ExitStatus.killedBy(Signal.of(status), code == CLD_DUMPED));
+                }
+                return Optional.empty();
+            default:
+                return Optional.empty();
+        }
+    }
+}
