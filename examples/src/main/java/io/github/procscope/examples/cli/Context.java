@@ -100,7 +100,7 @@ final class Context {
      * @throws io.github.procscope.api.gpu.GpuUnavailableException if no GPU can be used, with the reason
      */
     Gpus openGpus() {
-        return NvmlGpus.builder().procRoot(procfsRoot()).open();
+        return NvmlGpus.builder().openFiles(openFiles()).open();
     }
 
     /**
