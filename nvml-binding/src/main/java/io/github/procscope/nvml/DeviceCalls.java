@@ -85,6 +85,7 @@ final class DeviceCalls {
      * @throws NvmlException         with {@code NVML_ERROR_GPU_IS_LOST} if the device was reported lost
      * @throws IllegalStateException if the inventory is closed
      */
+    @SuppressWarnings("try") // the guard holds the read lock; the body needs no reference to it
     <T> T guarded(String function, Supplier<T> body) {
         try (NvmlGpus.Guard g = owner.enter()) {
             if (isLost()) {

@@ -327,7 +327,11 @@ final class NvmlFunctions {
 
     @SafeVarargs
     private <F> NvmlFunction<F> family(String family, Candidate<F>... newestFirst) {
-        NvmlFunction<F> f = NvmlFunction.resolve(family, List.of(newestFirst), exported);
+        List<Candidate<F>> candidates = new ArrayList<>(newestFirst.length);
+        for (Candidate<F> c : newestFirst) {
+            candidates.add(c);
+        }
+        NvmlFunction<F> f = NvmlFunction.resolve(family, candidates, exported);
         all.add(f);
         return f;
     }
