@@ -16,6 +16,8 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -69,6 +71,19 @@ class NvmlFunctionsTest {
             long present = fns.all().stream().filter(NvmlFunction::isPresent).count();
             assertEquals(1, present, "no other handle claims " + symbol);
         }
+    }
+
+    @Test
+    void theFamiliesAreResolvedOncePerLibraryFile() {
+        NvmlFunctions first = functions(NvmlDouble.FULL);
+        NvmlDouble.reset(NvmlDouble.FULL);
+        try (NvmlGpus a = NvmlDouble.open(NvmlDouble.FULL); NvmlGpus b = NvmlDouble.open(NvmlDouble.FULL)) {
+            assertSame(first, functions(NvmlDouble.FULL));
+            assertEquals(2, a.devices().size());
+            assertEquals(2, b.devices().size(), "two inventories over one library, one resolution");
+        }
+        assertEquals(0, NvmlDouble.control(NvmlDouble.FULL).ndInitCount());
+        assertNotSame(first, functions(NvmlDouble.LEGACY), "another file, another resolution");
     }
 
     @Test
