@@ -3,6 +3,7 @@ package io.github.procscope.nvml;
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.CudaVersion;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuFdScan;
@@ -29,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
  * The {@link Gpus} inventory through NVML, loaded with JNA.
@@ -36,13 +38,20 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p><b>Which library.</b> In order: the path given to {@link Builder#library(Path)}; the system property
  * {@code procscope.nvml.library}; the environment variable {@code PROCSCOPE_NVML_LIBRARY} (both a file
  * path; blank values are ignored); else {@code libnvidia-ml.so.1} found by the dynamic loader, as the
- * driver installs it. The library is loaded on the first {@code open}, once per file for the life of the
- * JVM, and every optional function is probed once then: a function the driver lacks makes its metric
+ * driver installs it. A named path must be a readable regular file (links followed): a FIFO, a device or a
+ * directory is refused at once with {@link GpuUnavailableException}, never handed to the loader. The
+ * library is loaded on the first {@code open}, once per file for the life of the JVM, and its functions are
+ * resolved then into typed handles, one per versioned family: a function the driver lacks makes its metric
  * empty, it never raises {@link UnsatisfiedLinkError}. Newer versions are preferred, older ones are the
  * fallback: {@code _v3} process lists, then {@code _v2}, then v1; {@code nvmlDeviceGetMemoryInfo_v2}, then
  * v1; clock event reasons, then throttle reasons; {@code nvmlDeviceGetTemperatureV}, then
  * {@code nvmlDeviceGetTemperature}; {@code nvmlDeviceGetProcessesUtilizationInfo}, then
  * {@code nvmlDeviceGetProcessUtilization}.
+ *
+ * <p><b>Open device files.</b> {@link #users(ProcessTable, Set)} also names processes that hold
+ * {@code /dev/nvidia*} open without NVML listing them; it asks the {@link OpenFiles} reader given to
+ * {@link Builder#openFiles(OpenFiles)} ({@link OpenFiles#system()} by default, which needs an implementation
+ * such as {@code procfs-impl-linux} at run time).
  *
  * <p><b>Lifetime.</b> {@code open} initializes NVML ({@code nvmlInit_v2}) unless another open inventory of
  * the same library already did; {@link #close()} waits until calls in flight return, then shuts NVML down
@@ -65,29 +74,28 @@ public final class NvmlGpus implements Gpus {
     private final Optional<CudaVersion> cudaVersion;
     private final List<GpuDevice> devices;
     private final List<InaccessibleGpu> inaccessible;
-    private final Path procRoot;
+    private final Supplier<OpenFiles> openFiles;
 
-    private NvmlGpus(NvmlLibrary library, Path procRoot) {
+    private NvmlGpus(NvmlLibrary library, Supplier<OpenFiles> openFiles) {
         this.library = library;
-        this.procRoot = procRoot;
-        NvmlNative api = library.api();
+        this.openFiles = openFiles;
+        NvmlFunctions fns = library.functions();
         byte[] driver = new byte[NvmlNative.NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
-        checkSystem(api.nvmlSystemGetDriverVersion(driver, driver.length), "nvmlSystemGetDriverVersion");
+        checkSystem(fns.driverVersion.call().call(driver, driver.length), fns.driverVersion.name());
         this.driverVersion = cString(driver);
         this.parsedDriverVersion = DriverVersion.parse(driverVersion);
-        this.nvmlVersion = systemString("nvmlSystemGetNVMLVersion", NvmlNative.NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE,
-                api::nvmlSystemGetNVMLVersion).orElse("");
-        this.cudaVersion = readCudaVersion();
+        this.nvmlVersion = systemString(fns.nvmlVersion, NvmlNative.NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE).orElse("");
+        this.cudaVersion = readCudaVersion(fns.cudaDriverVersion);
 
         IntByReference count = new IntByReference();
-        checkSystem(api.nvmlDeviceGetCount_v2(count), "nvmlDeviceGetCount_v2");
+        checkSystem(fns.deviceCount.call().call(count), fns.deviceCount.name());
         List<GpuDevice> found = new ArrayList<>();
         List<InaccessibleGpu> refused = new ArrayList<>();
         for (int i = 0; i < count.getValue(); i++) {
             PointerByReference handle = new PointerByReference();
-            int rc = api.nvmlDeviceGetHandleByIndex_v2(i, handle);
+            int rc = fns.handleByIndex.call().call(i, handle);
             if (rc != NvmlNative.NVML_SUCCESS) {
-                refused.add(inaccessible(i, rc, "nvmlDeviceGetHandleByIndex_v2"));
+                refused.add(inaccessible(i, rc, fns.handleByIndex.name()));
                 continue;
             }
             try {
@@ -101,7 +109,7 @@ public final class NvmlGpus implements Gpus {
     }
 
     /**
-     * Opens the GPUs with the library chosen as described above and {@code /proc} as the procfs root.
+     * Opens the GPUs with the library chosen as described above and the system's open-file reader.
      *
      * @return the open inventory
      * @throws GpuUnavailableException if there is no usable GPU, with the reason
@@ -110,7 +118,7 @@ public final class NvmlGpus implements Gpus {
         return builder().open();
     }
 
-    /** @return a builder to choose the library file or the procfs root */
+    /** @return a builder to choose the library file or the open-file reader */
     public static Builder builder() {
         return new Builder();
     }
@@ -120,7 +128,8 @@ public final class NvmlGpus implements Gpus {
         library.acquire();
         NvmlGpus gpus;
         try {
-            gpus = new NvmlGpus(library, b.procRoot);
+            gpus = new NvmlGpus(library, b.openFiles.map(f -> (Supplier<OpenFiles>) () -> f)
+                    .orElse(SystemOpenFiles::get));
         } catch (RuntimeException | Error e) {
             releaseAfterFailure(library, e);
             throw e;
@@ -169,37 +178,30 @@ public final class NvmlGpus implements Gpus {
         return new InaccessibleGpu(index, r, message);
     }
 
-    @FunctionalInterface
-    interface StringCall {
-        int call(byte[] buffer, int length);
-    }
-
-    private Optional<String> systemString(String function, int size, StringCall call) {
-        if (!library.has(function)) {
+    private Optional<String> systemString(NvmlFunction<NvmlFunctions.SystemString> function, int size) {
+        if (!function.isPresent()) {
             return Optional.empty();
         }
         byte[] buffer = new byte[size];
-        int rc = call.call(buffer, size);
+        int rc = function.call().call(buffer, size);
         if (isUnavailable(rc)) {
             return Optional.empty();
         }
-        checkSystem(rc, function);
+        checkSystem(rc, function.name());
         return Optional.of(cString(buffer));
     }
 
-    private Optional<CudaVersion> readCudaVersion() {
-        Optional<String> fn = library.newest("nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion");
-        if (fn.isEmpty()) {
+    private Optional<CudaVersion> readCudaVersion(NvmlFunction<NvmlFunctions.SystemInt> function) {
+        if (!function.isPresent()) {
             return Optional.empty();
         }
         IntByReference v = new IntByReference();
-        int rc = fn.get().endsWith("_v2") ? library.api().nvmlSystemGetCudaDriverVersion_v2(v)
-                : library.api().nvmlSystemGetCudaDriverVersion(v);
+        int rc = function.call().call(v);
         NvmlReturn r = NvmlReturn.of(rc);
         if (isUnavailable(rc) || r == NvmlReturn.LIBRARY_NOT_FOUND) {
             return Optional.empty(); // no libcuda.so.1 on this machine
         }
-        checkSystem(rc, fn.get());
+        checkSystem(rc, function.name());
         return v.getValue() < 0 ? Optional.empty() : Optional.of(CudaVersion.fromNvml(v.getValue()));
     }
 
@@ -359,13 +361,8 @@ public final class NvmlGpus implements Gpus {
                 }
             }
         }
-        GpuFdScan scan = new DeviceFileScanner(procRoot).scan();
+        GpuFdScan scan = new DeviceFileScanner(openFiles.get()).scan();
         return GpuUsers.join(all, scan.users(), table.snapshot(), subreapers);
-    }
-
-    /** @return the procfs root that {@link #users(ProcessTable)} scans for open device files */
-    public Path procRoot() {
-        return procRoot;
     }
 
     /** @return the library file (or name) NVML was loaded from */
@@ -411,10 +408,10 @@ public final class NvmlGpus implements Gpus {
                 + (closed.get() ? ", closed" : "") + "]";
     }
 
-    /** Chooses the library file and the procfs root before opening. */
+    /** Chooses the library file and the open-file reader before opening. */
     public static final class Builder {
         private Optional<Path> library = Optional.empty();
-        private Path procRoot = Path.of("/proc");
+        private Optional<OpenFiles> openFiles = Optional.empty();
 
         private Builder() {
         }
@@ -430,12 +427,14 @@ public final class NvmlGpus implements Gpus {
         }
 
         /**
-         * @param root the procfs root {@link NvmlGpus#users(ProcessTable)} scans for open
-         *             {@code /dev/nvidia*} files; default {@code /proc}
+         * @param files the reader {@link NvmlGpus#users(ProcessTable)} asks for the holders of open
+         *              {@code /dev/nvidia*} files: one rooted at a fixture tree or at a host's {@code /proc}
+         *              mounted into a container. Default: {@link OpenFiles#system()}, looked up on the first
+         *              call of {@code users}
          * @return this builder
          */
-        public Builder procRoot(Path root) {
-            this.procRoot = Objects.requireNonNull(root, "root");
+        public Builder openFiles(OpenFiles files) {
+            this.openFiles = Optional.of(Objects.requireNonNull(files, "files"));
             return this;
         }
 
@@ -445,6 +444,23 @@ public final class NvmlGpus implements Gpus {
          */
         public NvmlGpus open() {
             return NvmlGpus.open(this);
+        }
+    }
+
+    /** {@link OpenFiles#system()}, looked up once it is first needed; a failed lookup is not remembered. */
+    private static final class SystemOpenFiles {
+        private static volatile OpenFiles system;
+
+        private SystemOpenFiles() {
+        }
+
+        static OpenFiles get() {
+            OpenFiles f = system;
+            if (f == null) {
+                f = OpenFiles.system();
+                system = f;
+            }
+            return f;
         }
     }
 }

@@ -12,6 +12,6 @@ public final class NvmlGpusProvider implements GpusProvider {
 
     @Override
     public Gpus openGpus(Procscope procscope) {
-        return NvmlGpus.builder().procRoot(procscope.procfsRoot()).open();
+        return NvmlGpus.builder().openFiles(procscope.openFiles()).open();
     }
 }

@@ -11,20 +11,21 @@ import io.github.procscope.api.gpu.NvmlReturn;
 
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * One loaded NVML library: the raw binding, the symbols it has (probed once, when it is loaded), and the
- * reference count of {@code nvmlInit_v2}/{@code nvmlShutdown} calls made through it. Instances are
+ * One loaded NVML library: its functions as typed handles ({@link NvmlFunctions}, resolved once, when it is
+ * loaded), and the reference count of {@code nvmlInit_v2}/{@code nvmlShutdown} calls made through it. A
+ * library named by a path is checked before it is loaded: only a readable regular file is handed to the
+ * dynamic loader, so a FIFO, a device or a directory is refused at once instead of blocking the caller. Instances are
  * cached per library file for the life of the JVM (a shared library is never unloaded); loading happens
  * on the first {@link #load(Location)}, never in a static initializer.
  */
@@ -36,23 +37,16 @@ final class NvmlLibrary {
     /** The name the driver installs, searched by the dynamic loader. */
     static final String DEFAULT_NAME = "libnvidia-ml.so.1";
 
-    /** Functions every NVML since 5.319 has; without them the library is unusable. */
-    static final List<String> REQUIRED = List.of("nvmlInit_v2", "nvmlShutdown", "nvmlErrorString",
-            "nvmlSystemGetDriverVersion", "nvmlDeviceGetCount_v2", "nvmlDeviceGetHandleByIndex_v2",
-            "nvmlDeviceGetName", "nvmlDeviceGetUUID");
-
     private static final Map<String, NvmlLibrary> LOADED = new ConcurrentHashMap<>();
 
     private final String name;
-    private final NvmlNative api;
-    private final Set<String> symbols;
+    private final NvmlFunctions functions;
     private final Object initLock = new Object();
     private int references;
 
-    private NvmlLibrary(String name, NvmlNative api, Set<String> symbols) {
+    private NvmlLibrary(String name, NvmlFunctions functions) {
         this.name = name;
-        this.api = api;
-        this.symbols = symbols;
+        this.functions = functions;
     }
 
     /**
@@ -92,16 +86,7 @@ final class NvmlLibrary {
         String key;
         if (location.file().isPresent()) {
             Path file = location.file().get().toAbsolutePath().normalize();
-            if (!Files.exists(file)) {
-                throw new GpuUnavailableException(Reason.LIBRARY_NOT_FOUND, "the NVML library " + file
-                        + ", named by " + location.origin() + ", does not exist: correct the path, or unset it"
-                        + " to use the driver's " + DEFAULT_NAME);
-            }
-            if (Files.isDirectory(file)) {
-                throw new GpuUnavailableException(Reason.LIBRARY_NOT_FOUND, "the NVML library " + file
-                        + ", named by " + location.origin() + ", is a directory: name the file "
-                        + DEFAULT_NAME + " itself");
-            }
+            requireLibraryFile(file, location);
             key = file.toString();
         } else {
             key = DEFAULT_NAME;
@@ -117,6 +102,56 @@ final class NvmlLibrary {
                 LOADED.put(key, cached);
             }
             return cached;
+        }
+    }
+
+    /**
+     * Checks what a named library path is before the dynamic loader opens it: the loader opens whatever it is
+     * given and blocks forever on a FIFO, and reads a device such as {@code /dev/zero} as if it were a file.
+     * Only a regular file (links followed) that this user may read goes on to be loaded.
+     *
+     * @throws GpuUnavailableException naming the path and what it is instead
+     */
+    static void requireLibraryFile(Path file, Location location) {
+        String named = "the NVML library " + file + ", named by " + location.origin() + ",";
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            throw new GpuUnavailableException(Reason.LIBRARY_NOT_FOUND, named + " does not exist: correct the"
+                    + " path, or unset it to use the driver's " + DEFAULT_NAME);
+        } catch (IOException e) {
+            throw new GpuUnavailableException(Reason.LIBRARY_NOT_LOADABLE, named + " cannot be examined ("
+                    + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage())
+                    + "): check the permissions of the directories on its path", e);
+        }
+        if (attributes.isDirectory()) {
+            throw new GpuUnavailableException(Reason.LIBRARY_NOT_FOUND, named + " is a directory: name the file "
+                    + DEFAULT_NAME + " itself");
+        }
+        if (!attributes.isRegularFile()) {
+            throw new GpuUnavailableException(Reason.LIBRARY_NOT_LOADABLE, named + " is " + specialKind(file)
+                    + ", not a shared library file: name the driver's " + DEFAULT_NAME);
+        }
+        if (!Files.isReadable(file)) {
+            throw new GpuUnavailableException(Reason.LIBRARY_NOT_LOADABLE, named + " cannot be read by this user:"
+                    + " check its permissions");
+        }
+    }
+
+    /** @return what a file that is neither regular nor a directory is, in words */
+    private static String specialKind(Path file) {
+        try {
+            int type = (Integer) Files.getAttribute(file, "unix:mode") & 0170000;
+            return switch (type) {
+                case 0010000 -> "a FIFO (named pipe)";
+                case 0020000 -> "a character device";
+                case 0060000 -> "a block device";
+                case 0140000 -> "a socket";
+                default -> "a special file";
+            };
+        } catch (IOException | UnsupportedOperationException | IllegalArgumentException | ClassCastException e) {
+            return "a special file";
         }
     }
 
@@ -136,58 +171,33 @@ final class NvmlLibrary {
                     + " -D" + PROPERTY + "=/path/to/" + DEFAULT_NAME + " or " + ENVIRONMENT, e);
         }
         NativeLibrary lib = ((Library.Handler) Proxy.getInvocationHandler(api)).getNativeLibrary();
-        Set<String> present = new HashSet<>();
-        for (String symbol : Symbols.ALL) {
-            try {
-                lib.getFunction(symbol);
-                present.add(symbol);
-            } catch (UnsatisfiedLinkError absent) {
-                // Not in this driver: the function counts as not supported.
-            }
-        }
-        List<String> missing = new ArrayList<>();
-        for (String symbol : REQUIRED) {
-            if (!present.contains(symbol)) {
-                missing.add(symbol);
-            }
-        }
+        NvmlFunctions functions = new NvmlFunctions(api, symbol -> exports(lib, symbol));
+        List<String> missing = functions.missingRequired();
         if (!missing.isEmpty()) {
             throw new GpuUnavailableException(Reason.LIBRARY_TOO_OLD, "the NVML library " + location.describe()
                     + " lacks " + String.join(", ", missing) + ": it is older than any driver procscope"
                     + " supports (NVML 5.319); install a current NVIDIA driver");
         }
-        return new NvmlLibrary(key, api, Collections.unmodifiableSet(present));
+        return new NvmlLibrary(key, functions);
     }
 
-    /** @return the raw binding */
-    NvmlNative api() {
-        return api;
+    private static boolean exports(NativeLibrary lib, String symbol) {
+        try {
+            lib.getFunction(symbol);
+            return true;
+        } catch (UnsatisfiedLinkError absent) {
+            return false; // not in this driver: the function counts as not supported
+        }
+    }
+
+    /** @return the typed handles on this library's functions, resolved when it was loaded */
+    NvmlFunctions functions() {
+        return functions;
     }
 
     /** @return the file or name the library was loaded from */
     String name() {
         return name;
-    }
-
-    /**
-     * @param symbol a function name
-     * @return whether this library exports it
-     */
-    boolean has(String symbol) {
-        return symbols.contains(symbol);
-    }
-
-    /**
-     * @param candidates function names, newest first
-     * @return the first one this library exports
-     */
-    Optional<String> newest(String... candidates) {
-        for (String c : candidates) {
-            if (symbols.contains(c)) {
-                return Optional.of(c);
-            }
-        }
-        return Optional.empty();
     }
 
     /**
@@ -198,7 +208,7 @@ final class NvmlLibrary {
     void acquire() {
         synchronized (initLock) {
             if (references == 0) {
-                int rc = api.nvmlInit_v2();
+                int rc = functions.init.call().call();
                 if (rc != NvmlNative.NVML_SUCCESS) {
                     throw initFailure(rc);
                 }
@@ -219,7 +229,7 @@ final class NvmlLibrary {
             }
             references--;
             if (references == 0) {
-                int rc = api.nvmlShutdown();
+                int rc = functions.shutdown.call().call();
                 if (rc != NvmlNative.NVML_SUCCESS) {
                     throw new NvmlException("nvmlShutdown", rc, errorString(rc), Optional.empty());
                 }
@@ -256,7 +266,7 @@ final class NvmlLibrary {
      * @return NVML's text for it ({@code nvmlErrorString}); empty if NVML gives none
      */
     String errorString(int rc) {
-        Pointer p = api.nvmlErrorString(rc);
+        Pointer p = functions.errorString.call().call(rc);
         if (p == null) {
             return "";
         }
@@ -271,38 +281,5 @@ final class NvmlLibrary {
     @Override
     public String toString() {
         return "NVML library " + name;
-    }
-
-    /** Every function the binding may call, probed once per library. */
-    static final class Symbols {
-        static final List<String> ALL = List.of(
-                "nvmlInit_v2", "nvmlShutdown", "nvmlErrorString",
-                "nvmlSystemGetDriverVersion", "nvmlSystemGetNVMLVersion",
-                "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion",
-                "nvmlDeviceGetCount_v2", "nvmlDeviceGetHandleByIndex_v2",
-                "nvmlDeviceGetName", "nvmlDeviceGetUUID", "nvmlDeviceGetSerial", "nvmlDeviceGetPciInfo_v3",
-                "nvmlDeviceGetIndex", "nvmlDeviceGetMinorNumber",
-                "nvmlDeviceGetPersistenceMode", "nvmlDeviceGetEccMode", "nvmlDeviceGetMigMode",
-                "nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetMemoryInfo", "nvmlDeviceGetUtilizationRates",
-                "nvmlDeviceGetTemperatureV", "nvmlDeviceGetTemperature",
-                "nvmlDeviceGetPowerUsage", "nvmlDeviceGetEnforcedPowerLimit", "nvmlDeviceGetPowerManagementLimit",
-                "nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetClockInfo", "nvmlDeviceGetMaxClockInfo",
-                "nvmlDeviceGetPerformanceState", "nvmlDeviceGetFanSpeed",
-                "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons",
-                "nvmlDeviceGetTotalEccErrors",
-                "nvmlDeviceGetMaxMigDeviceCount", "nvmlDeviceGetMigDeviceHandleByIndex",
-                "nvmlDeviceIsMigDeviceHandle", "nvmlDeviceGetGpuInstanceId", "nvmlDeviceGetComputeInstanceId",
-                "nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetGraphicsRunningProcesses_v3",
-                "nvmlDeviceGetMPSComputeRunningProcesses_v3",
-                "nvmlDeviceGetComputeRunningProcesses_v2", "nvmlDeviceGetGraphicsRunningProcesses_v2",
-                "nvmlDeviceGetMPSComputeRunningProcesses_v2",
-                "nvmlDeviceGetComputeRunningProcesses", "nvmlDeviceGetGraphicsRunningProcesses",
-                "nvmlDeviceGetMPSComputeRunningProcesses",
-                "nvmlDeviceGetProcessesUtilizationInfo", "nvmlDeviceGetProcessUtilization",
-                "nvmlGpmQueryDeviceSupport", "nvmlGpmSampleAlloc", "nvmlGpmSampleFree", "nvmlGpmSampleGet",
-                "nvmlGpmMetricsGet");
-
-        private Symbols() {
-        }
     }
 }

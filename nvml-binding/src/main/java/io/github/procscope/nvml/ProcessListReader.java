@@ -39,12 +39,6 @@ final class ProcessListReader {
     record RawProcess(long pid, long usedGpuMemory, int gpuInstanceId, int computeInstanceId) {
     }
 
-    /** A list call: {@code (device, infoCount, infos) -> nvmlReturn_t}. */
-    @FunctionalInterface
-    interface ListCall {
-        int call(Pointer device, IntByReference infoCount, Pointer infos);
-    }
-
     /** The outcome: entries, or the code the call returned. */
     record Result(int returnCode, List<RawProcess> processes, int entrySize) {
     }
@@ -53,9 +47,8 @@ final class ProcessListReader {
     }
 
     /**
-     * @param call            the list function
-     * @param function        its name (for errors)
-     * @param symbolVersion   1, 2 or 3
+     * @param list            the list function, resolved to the symbol the library exports (its version, 1, 2
+     *                        or 3, decides the entry layout)
      * @param driver          the driver version, when known
      * @param device          the device handle
      * @param deviceTotalMemory the device's total memory for the plausibility check; empty if unknown
@@ -63,8 +56,11 @@ final class ProcessListReader {
      * @return the entries with code {@code NVML_SUCCESS}, or another code with no entries
      * @throws ProcscopeException if the list kept growing beyond every retry, or its layout is not recognized
      */
-    static Result read(ListCall call, String function, int symbolVersion, Optional<DriverVersion> driver,
+    static Result read(NvmlFunction<NvmlFunctions.ProcessList> list, Optional<DriverVersion> driver,
                        Pointer device, Optional<Long> deviceTotalMemory, String deviceLabel) {
+        NvmlFunctions.ProcessList call = list.call();
+        String function = list.name();
+        int symbolVersion = list.version();
         int capacity = INITIAL_CAPACITY;
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             long bytes = (long) capacity * STRIDE;

@@ -1,9 +1,14 @@
 package io.github.procscope.nvml;
 
 import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.files.DeletedFilesScan;
+import io.github.procscope.api.files.HeldFile;
+import io.github.procscope.api.files.HeldFilesScan;
+import io.github.procscope.api.files.OpenFd;
+import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.GpuFdScan;
 import io.github.procscope.api.gpu.GpuFdUser;
+import io.github.procscope.linux.LinuxOpenFiles;
 import io.github.procscope.testing.Commands;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
@@ -13,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -23,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-/** Finding GPU users through their open {@code /dev/nvidia*} descriptors. */
+/** Finding GPU users through their open {@code /dev/nvidia*} descriptors, as the open-file reader lists them. */
 class DeviceFileScannerTest {
 
     @Test
@@ -39,7 +45,8 @@ class DeviceFileScannerTest {
         Files.createDirectories(dir.resolve("self"));
         Files.createDirectories(dir.resolve("15")); // a process that exited: no fd directory any more
         Files.writeString(dir.resolve("16"), "not a process directory");
-        GpuFdScan scan = new DeviceFileScanner(proc.root()).scan();
+        DeviceFileScanner scanner = new DeviceFileScanner(LinuxOpenFiles.at(proc.root()));
+        GpuFdScan scan = scanner.scan();
         assertTrue(scan.isComplete());
         assertEquals(List.of(10L, 11L, 13L, 14L), scan.users().stream().map(GpuFdUser::pid).toList());
         GpuFdUser python = scan.users().get(0);
@@ -48,16 +55,51 @@ class DeviceFileScannerTest {
         assertEquals(Set.of("/dev/nvidia"), scan.users().get(1).otherFiles());
         assertEquals(Set.of(), scan.users().get(2).deviceMinors(), "nvidia-smi holds only the control device");
         assertEquals(Set.of("/dev/nvidia99999999999"), scan.users().get(3).otherFiles(), "no int minor: an other file");
-        assertEquals(Optional.empty(), new DeviceFileScanner(proc.root()).scan(12));
-        assertThrows(NoSuchProcessException.class, () -> new DeviceFileScanner(proc.root()).scan(15));
-        assertThrows(IllegalArgumentException.class, () -> new DeviceFileScanner(proc.root()).scan(0));
+        assertEquals(Optional.empty(), scanner.scan(12));
+        assertThrows(NoSuchProcessException.class, () -> scanner.scan(15));
+        assertThrows(IllegalArgumentException.class, () -> scanner.scan(0));
     }
 
     @Test
-    void aRootThatIsNoDirectoryIsRefused(@TempDir Path dir) {
-        ProcfsUnavailableException e = assertThrows(ProcfsUnavailableException.class,
-                () -> new DeviceFileScanner(dir.resolve("nothing")).scan());
-        assertTrue(e.getMessage().contains("does not exist"), e.getMessage());
+    void anEmptyPrefixIsRefused(@TempDir Path dir) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new DeviceFileScanner(LinuxOpenFiles.at(dir), ""));
+        assertTrue(e.getMessage().contains("prefix"), e.getMessage());
+    }
+
+    /** An open-file reader that answers one scan and counts what it is asked. */
+    private static final class ScriptedOpenFiles implements OpenFiles {
+        final List<String> asked = new ArrayList<>();
+
+        @Override
+        public List<OpenFd> fds(long pid) {
+            asked.add("fds " + pid);
+            return List.of();
+        }
+
+        @Override
+        public DeletedFilesScan deletedFiles() {
+            asked.add("deletedFiles");
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public HeldFilesScan heldFiles(String targetPrefix) {
+            asked.add("heldFiles " + targetPrefix);
+            return new HeldFilesScan(List.of(new HeldFile(30, 4, "/dev/nvidia2"), new HeldFile(30, 3, "/dev/nvidiactl"),
+                    new HeldFile(31, 9, "/dev/nvidia0 (deleted)")), 5, List.of(1L, 40L));
+        }
+    }
+
+    @Test
+    void theDescriptorsComeFromTheOpenFilesReaderGiven() {
+        ScriptedOpenFiles files = new ScriptedOpenFiles();
+        GpuFdScan scan = new DeviceFileScanner(files).scan();
+        assertEquals(List.of("heldFiles /dev/nvidia"), files.asked, "one question, to the reader given");
+        assertEquals(List.of(new GpuFdUser(30, Set.of(2), Set.of("/dev/nvidiactl")),
+                new GpuFdUser(31, Set.of(), Set.of("/dev/nvidia0 (deleted)"))), scan.users());
+        assertEquals(List.of(1L, 40L), scan.unreadablePids(), "unreadable processes are passed on");
+        assertFalse(scan.isComplete());
     }
 
     @Test
@@ -66,7 +108,7 @@ class DeviceFileScannerTest {
         try (Spawned spawned = new Spawned()) {
             Process p = spawned.start(new ProcessBuilder("sleep", "600").redirectInput(device.toFile()));
             String prefix = dir.resolve("nvidia").toString();
-            DeviceFileScanner scanner = new DeviceFileScanner(Path.of("/proc"), prefix);
+            DeviceFileScanner scanner = new DeviceFileScanner(LinuxOpenFiles.system(), prefix);
             Spawned.await(Duration.ofSeconds(60), "the child to hold the file",
                     () -> scanner.scan(p.pid()).isPresent());
             GpuFdUser u = scanner.scan(p.pid()).orElseThrow();
@@ -85,7 +127,7 @@ class DeviceFileScannerTest {
         }
 
         public static void main(String[] args) {
-            GpuFdScan scan = new DeviceFileScanner(Path.of("/proc"), args[0]).scan();
+            GpuFdScan scan = new DeviceFileScanner(LinuxOpenFiles.system(), args[0]).scan();
             System.out.println("users=" + scan.users().stream().map(u -> u.pid() + ":" + u.deviceMinors()).toList()
                     + " unreadable=" + scan.unreadablePids().size());
         }

@@ -4,6 +4,7 @@ import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.GpuUsers;
+import io.github.procscope.linux.LinuxOpenFiles;
 import io.github.procscope.linux.LinuxProcfs;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
@@ -66,7 +67,7 @@ class GpuUsersTest {
         NvmlDouble.ok(c.ndAddProcess(1, COMPUTE, 3_999_999, 7 * GIB, NO_INSTANCE, NO_INSTANCE));
         LinuxProcfs table = LinuxProcfs.builder(proc.root()).clockTicksPerSecond(100).pageSizeBytes(4096).build();
         List<GpuUser> users;
-        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).procRoot(proc.root()).open()) {
+        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(proc.root())).open()) {
             users = gpus.users(table, Set.of(1050L));
         }
         Map<Long, GpuUser> byPid = users.stream().collect(Collectors.toMap(GpuUser::pid, Function.identity()));
@@ -152,7 +153,7 @@ class GpuUsersTest {
         NvmlDouble.ok(c.ndAddProcess(0, COMPUTE, 1001, GIB, NO_INSTANCE, NO_INSTANCE));
         NvmlDouble.ok(c.ndAddProcess(1, COMPUTE, 1001, 3 * GIB, NO_INSTANCE, NO_INSTANCE));
         LinuxProcfs table = LinuxProcfs.builder(proc.root()).clockTicksPerSecond(100).pageSizeBytes(4096).build();
-        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).procRoot(proc.root()).open()) {
+        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(proc.root())).open()) {
             GpuUser u = gpus.users(table).stream().filter(x -> x.pid() == 1001).findFirst().orElseThrow();
             assertEquals(List.of(0, 1), u.gpuProcesses().stream().map(GpuProcess::deviceIndex).toList());
             assertEquals(OptionalLong.of(4 * GIB), u.usedMemoryBytes());

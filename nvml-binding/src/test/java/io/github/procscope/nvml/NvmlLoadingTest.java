@@ -18,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -59,6 +61,52 @@ class NvmlLoadingTest {
         GpuUnavailableException e = unavailable(NvmlGpus.builder().library(text));
         assertEquals(Reason.LIBRARY_NOT_LOADABLE, e.reason());
         assertTrue(e.getMessage().contains(text.toString()), e.getMessage());
+    }
+
+    private static Path fifo(Path dir) throws IOException, InterruptedException {
+        Path fifo = dir.resolve("libnvidia-ml.so.1");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).redirectErrorStream(true).start();
+        assertEquals(0, mkfifo.waitFor(), "mkfifo " + fifo);
+        return fifo;
+    }
+
+    /** Opens with the library named, within 2 s, and returns the one-line refusal. */
+    private static GpuUnavailableException refusedAtOnce(Path library) {
+        GpuUnavailableException e = assertTimeoutPreemptively(Duration.ofSeconds(2),
+                () -> unavailable(NvmlGpus.builder().library(library)), library + " blocked the caller");
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        assertTrue(e.getMessage().contains(library.toString()), e.getMessage());
+        return e;
+    }
+
+    @Test
+    void aFifoIsRefusedAtOnceAndNeverOpened(@TempDir Path dir) throws Exception {
+        GpuUnavailableException e = refusedAtOnce(fifo(dir));
+        assertEquals(Reason.LIBRARY_NOT_LOADABLE, e.reason());
+        assertTrue(e.getMessage().contains("is a FIFO (named pipe), not a shared library file"), e.getMessage());
+    }
+
+    @Test
+    void aDeviceIsRefusedAtOnceEvenBehindALink(@TempDir Path dir) throws Exception {
+        GpuUnavailableException e = refusedAtOnce(Path.of("/dev/zero"));
+        assertEquals(Reason.LIBRARY_NOT_LOADABLE, e.reason());
+        assertTrue(e.getMessage().contains("is a character device"), e.getMessage());
+        Path link = Files.createSymbolicLink(dir.resolve("libnvidia-ml.so.1"), Path.of("/dev/zero"));
+        assertTrue(refusedAtOnce(link).getMessage().contains("is a character device"));
+    }
+
+    @Test
+    void aDirectoryIsRefusedAtOnce(@TempDir Path dir) {
+        assertTrue(refusedAtOnce(dir).getMessage().contains("is a directory"));
+    }
+
+    @Test
+    void aFifoNamedByTheEnvironmentVariableIsRefusedWithOneLine(@TempDir Path dir) throws Exception {
+        Path fifo = fifo(dir);
+        String line = probe(Map.of(NvmlLibrary.ENVIRONMENT, fifo.toString()));
+        assertTrue(line.startsWith("UNAVAILABLE LIBRARY_NOT_LOADABLE "), line);
+        assertTrue(line.contains("the NVML library " + fifo + ", named by the environment variable"
+                + " PROCSCOPE_NVML_LIBRARY, is a FIFO"), line);
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.github.procscope.api.gpu.GpuProcesses;
 import io.github.procscope.api.gpu.GpuSample;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.NvmlReturn;
+import io.github.procscope.linux.LinuxOpenFiles;
 import io.github.procscope.linux.LinuxProcfs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -97,7 +98,7 @@ class NvmlMigTest {
         NvmlDouble.Control c = migSetup();
         NvmlDouble.ok(c.ndFail(0, "nvmlDeviceGetComputeRunningProcesses_v3", NvmlReturn.NO_PERMISSION.code()));
         Files.createDirectories(emptyProc);
-        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).procRoot(emptyProc).open()) {
+        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(emptyProc)).open()) {
             assertFalse(gpus.device(0).processes().isComplete());
             List<GpuUser> users = gpus.users(LinuxProcfs.system());
             GpuUser u = users.stream().filter(x -> x.pid() == 700).findFirst().orElseThrow();
@@ -109,7 +110,7 @@ class NvmlMigTest {
     @Test
     void theParentsAggregateListIsUsedWhenReadable(@TempDir Path emptyProc) {
         migSetup();
-        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).procRoot(emptyProc).open()) {
+        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(emptyProc)).open()) {
             GpuUser u = gpus.users(LinuxProcfs.system()).stream().filter(x -> x.pid() == 700).findFirst().orElseThrow();
             assertEquals(1, u.gpuProcesses().size(), "not counted twice through the MIG device");
             assertEquals(gpus.device(0).uuid(), u.gpuProcesses().get(0).deviceUuid());

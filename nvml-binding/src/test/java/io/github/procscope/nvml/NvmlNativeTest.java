@@ -9,10 +9,10 @@ import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** The raw binding, the probed symbols and the double's exports agree. */
+/** The raw binding, the resolved function families and the double's exports agree. */
 class NvmlNativeTest {
 
-    private static Set<String> rawFunctions() {
+    static Set<String> rawFunctions() {
         Set<String> names = new TreeSet<>();
         for (Method m : NvmlNative.class.getDeclaredMethods()) {
             names.add(m.getName());
@@ -21,8 +21,16 @@ class NvmlNativeTest {
     }
 
     @Test
-    void everyRawFunctionIsProbedAndNothingElse() {
-        assertEquals(rawFunctions(), new TreeSet<>(NvmlLibrary.Symbols.ALL));
+    void everyRawFunctionBelongsToExactlyOneFamilyAndNothingElseDoes() {
+        NvmlFunctions fns = new NvmlFunctions(NvmlFunctionsTest.recorder(new java.util.ArrayList<>()), s -> true);
+        Set<String> symbols = new TreeSet<>();
+        int count = 0;
+        for (NvmlFunction<?> f : fns.all()) {
+            symbols.addAll(f.candidates());
+            count += f.candidates().size();
+        }
+        assertEquals(rawFunctions(), symbols);
+        assertEquals(symbols.size(), count, "no symbol is in two families");
     }
 
     @Test
@@ -41,12 +49,11 @@ class NvmlNativeTest {
 
     @Test
     void theOlderDoublesLackTheNewerFunctions() {
+        NvmlDouble.reset(NvmlDouble.LEGACY);
         try (NvmlGpus legacy = NvmlDouble.open(NvmlDouble.LEGACY)) {
-            NvmlLibrary lib = NvmlLibrary.load(new NvmlLibrary.Location(java.util.Optional.of(
-                    NvmlDouble.library(NvmlDouble.LEGACY)), "test"));
-            assertEquals(false, lib.has("nvmlDeviceGetComputeRunningProcesses_v3"));
-            assertEquals(true, lib.has("nvmlDeviceGetComputeRunningProcesses_v2"));
-            assertEquals("nvmlDeviceGetMemoryInfo", lib.newest("nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetMemoryInfo").orElseThrow());
+            NvmlFunctions fns = NvmlFunctionsTest.functions(NvmlDouble.LEGACY);
+            assertEquals("nvmlDeviceGetComputeRunningProcesses_v2", fns.computeRunningProcesses.symbol().orElseThrow());
+            assertEquals("nvmlDeviceGetMemoryInfo", fns.memoryInfo.symbol().orElseThrow());
             assertEquals(2, legacy.devices().size());
         }
         assertEquals(0, NvmlDouble.control(NvmlDouble.LEGACY).ndInitCount());

@@ -13,6 +13,8 @@ import io.github.procscope.api.files.DeletedFile;
 import io.github.procscope.api.files.DeletedFilesScan;
 import io.github.procscope.api.files.DeletedSpace;
 import io.github.procscope.api.files.FdKind;
+import io.github.procscope.api.files.HeldFile;
+import io.github.procscope.api.files.HeldFilesScan;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.linux.internal.NativeFs;
@@ -403,6 +405,67 @@ public final class LinuxOpenFiles implements OpenFiles {
         if (found != null) {
             part.files.addAll(found);
         }
+    }
+
+    @Override
+    public HeldFilesScan heldFiles(String targetPrefix) {
+        if (Objects.requireNonNull(targetPrefix, "targetPrefix").isEmpty()) {
+            throw new IllegalArgumentException("the target prefix must not be empty");
+        }
+        List<HeldFile> files = new ArrayList<>();
+        List<Long> unreadable = new ArrayList<>();
+        int scanned = 0;
+        for (long pid : LinuxProcfs.listNumeric(root)) {
+            Path dir = root.resolve(Long.toString(pid));
+            int before = files.size();
+            switch (scanHeld(pid, dir, targetPrefix, files)) {
+                case READ -> scanned++;
+                case DENIED -> {
+                    // Drop what was found before the refusal: the process counts as unreadable, not as read.
+                    files.subList(before, files.size()).clear();
+                    if (!ProcBuffer.processGone(dir)) {
+                        unreadable.add(pid);
+                    }
+                }
+                case GONE -> files.subList(before, files.size()).clear();
+            }
+        }
+        files.sort(Comparator.comparingLong(HeldFile::pid).thenComparingInt(HeldFile::fd));
+        unreadable.sort(null);
+        return new HeldFilesScan(files, scanned, unreadable);
+    }
+
+    /** How the descriptors of one process could be read. */
+    private enum HeldRead { READ, DENIED, GONE }
+
+    private static HeldRead scanHeld(long pid, Path dir, String prefix, List<HeldFile> into) {
+        Path fdDir = dir.resolve("fd");
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(fdDir)) {
+            for (Path p : ds) {
+                int fd = parseFd(p.getFileName().toString());
+                if (fd < 0) {
+                    continue;
+                }
+                String target;
+                try {
+                    target = Files.readSymbolicLink(p).toString();
+                } catch (AccessDeniedException e) {
+                    return HeldRead.DENIED; // listing allowed, links refused (a non-dumpable process)
+                } catch (IOException | UnsupportedOperationException e) {
+                    continue; // closed meanwhile, or not a link
+                }
+                if (target.startsWith(prefix)) {
+                    into.add(new HeldFile(pid, fd, target));
+                }
+            }
+        } catch (AccessDeniedException e) {
+            return HeldRead.DENIED;
+        } catch (IOException e) {
+            return HeldRead.GONE; // the process exited while its descriptors were listed
+        } catch (DirectoryIteratorException e) {
+            return e.getCause() instanceof AccessDeniedException ? HeldRead.DENIED : HeldRead.GONE;
+        }
+        return HeldRead.READ;
     }
 
     private ProcessStat statOrNull(Path dir, ProcBuffer buf) {

@@ -76,9 +76,9 @@ public interface Gpus extends AutoCloseable {
 
     /**
      * Every process using a GPU, joined with the process table: NVML's process lists of every GPU and
-     * MIG device, plus processes holding {@code /dev/nvidia*} open (found through {@code /proc/PID/fd}
-     * under the implementation's procfs root, for containers where NVML shows pids of another namespace
-     * or none). See {@link GpuUser} for what
+     * MIG device, plus processes holding {@code /dev/nvidia*} open (found by the implementation's
+     * {@link io.github.procscope.api.files.OpenFiles} reader through {@code /proc/PID/fd}, for containers
+     * where NVML shows pids of another namespace or none). See {@link GpuUser} for what
      * is derived (the run's root process, whether the parent is gone).
      *
      * <p>On a MIG-enabled GPU whose aggregate list NVML withholds (as non-root), the MIG devices' own lists
