@@ -53,27 +53,42 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
                 IdleHoldingRule.DEFAULT, Duration.ofMinutes(1), DoctorOptions.defaults().withSampleWindow(Duration.ofSeconds(1)));
     }
 
-    /** @param g the grouper @return these options with it */
+    /**
+     * @param g the grouper
+     * @return these options with it
+     */
     public ExporterOptions withGrouper(ProcessGrouper g) {
         return new ExporterOptions(g, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions);
     }
 
-    /** @param on whether to report GPU memory per process @return these options with it */
+    /**
+     * @param on whether to report GPU memory per process
+     * @return these options with it
+     */
     public ExporterOptions withPerPid(boolean on) {
         return new ExporterOptions(grouper, on, seriesCap, hostname, idleRule, doctorEvery, doctorOptions);
     }
 
-    /** @param cap the most series per scrape @return these options with it */
+    /**
+     * @param cap the most series per scrape
+     * @return these options with it
+     */
     public ExporterOptions withSeriesCap(int cap) {
         return new ExporterOptions(grouper, perPid, cap, hostname, idleRule, doctorEvery, doctorOptions);
     }
 
-    /** @param name the {@code Hostname} label @return these options with it */
+    /**
+     * @param name the {@code Hostname} label
+     * @return these options with it
+     */
     public ExporterOptions withHostname(String name) {
         return new ExporterOptions(grouper, perPid, seriesCap, name, idleRule, doctorEvery, doctorOptions);
     }
 
-    /** @param rule the idle-holding rule @return these options with it */
+    /**
+     * @param rule the idle-holding rule
+     * @return these options with it
+     */
     public ExporterOptions withIdleRule(IdleHoldingRule rule) {
         return new ExporterOptions(grouper, perPid, seriesCap, hostname, rule, doctorEvery, doctorOptions);
     }

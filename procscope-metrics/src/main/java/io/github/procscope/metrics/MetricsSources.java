@@ -38,17 +38,26 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
         return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
-    /** @param files the open-file reader @return these sources with it */
+    /**
+     * @param files the open-file reader
+     * @return these sources with it
+     */
     public MetricsSources withOpenFiles(OpenFiles files) {
         return new MetricsSources(processes, Optional.of(files), gpus, doctor);
     }
 
-    /** @param opener opens the GPUs @return these sources with it */
+    /**
+     * @param opener opens the GPUs
+     * @return these sources with it
+     */
     public MetricsSources withGpus(Supplier<Gpus> opener) {
         return new MetricsSources(processes, openFiles, Optional.of(opener), doctor);
     }
 
-    /** @param d the doctor @return these sources with it */
+    /**
+     * @param d the doctor
+     * @return these sources with it
+     */
     public MetricsSources withDoctor(Doctor d) {
         return new MetricsSources(processes, openFiles, gpus, Optional.of(d));
     }
