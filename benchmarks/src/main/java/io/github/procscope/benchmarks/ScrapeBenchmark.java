@@ -1,0 +1,120 @@
+package io.github.procscope.benchmarks;
+
+import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.metrics.ExporterOptions;
+import io.github.procscope.metrics.MetricsSources;
+import io.github.procscope.metrics.ProcscopeCollector;
+import io.prometheus.metrics.config.EscapingScheme;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One Prometheus scrape of {@code procscope serve}'s collector with a fleet of {@code fleetSize} idle processes up
+ * besides the system's own, against the process snapshot alone (the floor every scrape pays) in the same run:
+ *
+ * <ul>
+ *   <li>{@code snapshot}: {@code ProcessTable.snapshot()}, the peer</li>
+ *   <li>{@code scrape}: the collector (groups by command name, zombies) and the Prometheus text rendering of
+ *       its answer: the body of {@code /metrics}</li>
+ *   <li>{@code scrapeWithDeletedFiles}: the same plus the deleted-but-open files scan, as {@code procscope serve}
+ *       does by default (every file descriptor of every process)</li>
+ * </ul>
+ * No GPU and no doctor: the doctor runs on its own thread, not in the scrape. Run with {@code -prof gc} for the
+ * allocation per scrape.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class ScrapeBenchmark {
+
+    /** How many idle processes the benchmark starts before measuring. */
+    @Param({"1000", "5000"})
+    public int fleetSize;
+
+    private Fleet fleet;
+    private ProcessTable table;
+    private ProcscopeCollector processes;
+    private ProcscopeCollector withDeleted;
+    private final ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 20);
+    private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+
+    /** Starts the fleet and checks that a scrape counts it. */
+    @Setup
+    public void setUp() throws IOException {
+        fleet = Fleet.start(fleetSize);
+        table = ProcessTable.system();
+        ExporterOptions options = ExporterOptions.defaults().withHostname("bench");
+        processes = new ProcscopeCollector(MetricsSources.of(table), options);
+        withDeleted = new ProcscopeCollector(MetricsSources.of(table).withOpenFiles(OpenFiles.system()), options);
+        String text = render(processes);
+        String idle = "namedprocess_namegroup_num_procs{groupname=\"idle\"} ";
+        int at = text.indexOf(idle);
+        if (at < 0 || Double.parseDouble(text.substring(at + idle.length(), text.indexOf('\n', at))) < fleetSize) {
+            throw new IllegalStateException("a scrape does not count the fleet of " + fleetSize + " idle processes");
+        }
+    }
+
+    private String render(ProcscopeCollector c) throws IOException {
+        body.reset();
+        writer.write(body, c.collect(), EscapingScheme.ALLOW_UTF8);
+        return body.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Ends the fleet, each process by its pid. */
+    @TearDown
+    public void tearDown() {
+        processes.close();
+        withDeleted.close();
+        if (fleet != null) {
+            fleet.close();
+        }
+    }
+
+    /** @return the process snapshot alone: what every scrape pays at least */
+    @Benchmark
+    public ProcessSnapshot snapshot() {
+        return table.snapshot();
+    }
+
+    /**
+     * @return the bytes of one {@code /metrics} body: process groups and zombies
+     * @throws IOException never (the body is in memory)
+     */
+    @Benchmark
+    public int scrape() throws IOException {
+        body.reset();
+        writer.write(body, processes.collect(), EscapingScheme.ALLOW_UTF8);
+        return body.size();
+    }
+
+    /**
+     * @return the bytes of one {@code /metrics} body with the deleted-but-open files scan
+     * @throws IOException never (the body is in memory)
+     */
+    @Benchmark
+    public int scrapeWithDeletedFiles() throws IOException {
+        body.reset();
+        writer.write(body, withDeleted.collect(), EscapingScheme.ALLOW_UTF8);
+        return body.size();
+    }
+}

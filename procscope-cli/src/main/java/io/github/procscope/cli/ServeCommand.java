@@ -1,0 +1,126 @@
+package io.github.procscope.cli;
+
+import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.metrics.ExporterOptions;
+import io.github.procscope.metrics.ListenAddress;
+import io.github.procscope.metrics.MetricsServer;
+import io.github.procscope.metrics.MetricsSources;
+import io.github.procscope.metrics.ProcessGrouper;
+import io.github.procscope.metrics.ProcscopeCollector;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** {@code procscope serve}: a Prometheus endpoint for this machine's processes, GPUs and findings. */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Serve metrics for Prometheus until stopped: /metrics (Prometheus text, or OpenMetrics when",
+                "asked for) and /healthz. Process groups use process-exporter's names (namedprocess_namegroup_*),",
+                "GPUs dcgm-exporter's (DCGM_FI_DEV_*), and procscope_* the rest. Without a GPU there are no GPU",
+                "metrics (one line says why). Listens on the loopback interface unless told otherwise."},
+        footer = {"", "Group rules (--group-by, repeatable):",
+                "  comm                  one group per command name (the default)",
+                "  job                   one group per run: the outermost process below a shell or PID 1",
+                "  NAME=REGEX            processes whose command name matches REGEX form group NAME",
+                "  NAME=cmdline:REGEX    processes whose command line contains a match of REGEX",
+                "", "Examples:", "  procscope serve",
+                "  procscope serve --listen 0.0.0.0:9464 --group-by 'trainer=cmdline:train\\.py' --per-pid"})
+final class ServeCommand implements Callable<Integer> {
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Option(names = "--listen", paramLabel = "HOST:PORT",
+            description = "Where to listen (default: " + ListenAddress.DEFAULT + "; port 0 picks a free one).")
+    String listen = ListenAddress.DEFAULT;
+
+    @Option(names = "--group-by", paramLabel = "RULE",
+            description = "How processes form groups: comm, job, NAME=REGEX or NAME=cmdline:REGEX (default: comm).")
+    List<String> groupBy = new ArrayList<>();
+
+    @Option(names = "--per-pid", description = "Also report GPU memory per process (one series per GPU process).")
+    boolean perPid;
+
+    @Option(names = "--series-cap", paramLabel = "N",
+            description = "The most series one scrape returns; the rest are dropped and counted (default: 10000).")
+    int seriesCap = ExporterOptions.DEFAULT_SERIES_CAP;
+
+    @Option(names = "--doctor-every", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Examine the machine for findings at most this often (default: 1m).")
+    Duration doctorEvery = Duration.ofMinutes(1);
+
+    @Option(names = "--no-doctor", description = "No findings, no OOM kills.")
+    boolean noDoctor;
+
+    @Option(names = "--no-gpu", description = "Do not look at GPUs.")
+    boolean noGpu;
+
+    @Option(names = "--subreaper", split = ",", paramLabel = "PID", converter = PidConverter.class,
+            description = "Pids known to be subreapers (for job trees and GPU ghosts).")
+    List<Long> subreapers = List.of();
+
+    @Override
+    public Integer call() throws InterruptedException {
+        Context ctx = root.context();
+        InetSocketAddress address = ListenAddress.parse(listen);
+        ProcessGrouper grouper = grouper(groupBy, Set.copyOf(subreapers));
+        ExporterOptions options = ExporterOptions.defaults().withGrouper(grouper).withPerPid(perPid)
+                .withSeriesCap(seriesCap)
+                .withDoctor(doctorEvery, DoctorOptions.defaults().withSampleWindow(Duration.ofSeconds(1))
+                        .withSubreapers(Set.copyOf(subreapers)));
+        MetricsSources sources = MetricsSources.of(ctx.procfs()).withOpenFiles(ctx.openFiles());
+        if (!noGpu) {
+            sources = sources.withGpus(ctx::openGpus);
+        }
+        if (!noDoctor) {
+            sources = sources.withDoctor(ctx.doctor(null, !noGpu));
+        }
+        try (ProcscopeCollector collector = new ProcscopeCollector(sources, options,
+                line -> ctx.err().println(line));
+             MetricsServer server = MetricsServer.start(address, collector)) {
+            InetSocketAddress at = server.address();
+            String host = at.getAddress().isAnyLocalAddress() ? "0.0.0.0" : at.getAddress().getHostAddress();
+            if (host.contains(":")) {
+                host = "[" + host + "]";
+            }
+            ctx.out().println("procscope serve: listening on http://" + host + ":" + at.getPort() + "/metrics");
+            new CountDownLatch(1).await();
+            return ProcscopeCli.OK;
+        } catch (InterruptedException e) {
+            return ProcscopeCli.OK;
+        }
+    }
+
+    /**
+     * @param rules the {@code --group-by} values
+     * @param subreapers pids that end a job tree
+     * @return the grouper they describe
+     * @throws IllegalArgumentException for an unknown rule, or comm/job mixed with other rules
+     */
+    static ProcessGrouper grouper(List<String> rules, Set<Long> subreapers) {
+        if (rules.isEmpty()) {
+            return ProcessGrouper.byCommand();
+        }
+        if (rules.size() == 1 && rules.get(0).equals("comm")) {
+            return ProcessGrouper.byCommand();
+        }
+        if (rules.size() == 1 && rules.get(0).equals("job")) {
+            return ProcessGrouper.byJobTree(subreapers);
+        }
+        List<ProcessGrouper.Rule> parsed = new ArrayList<>();
+        for (String r : rules) {
+            if (r.equals("comm") || r.equals("job")) {
+                throw new IllegalArgumentException("--group-by " + r + " stands alone; it cannot be combined with "
+                        + "other rules");
+            }
+            parsed.add(ProcessGrouper.Rule.parse(r));
+        }
+        return ProcessGrouper.matching(parsed);
+    }
+}

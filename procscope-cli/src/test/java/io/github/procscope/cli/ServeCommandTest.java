@@ -1,0 +1,85 @@
+package io.github.procscope.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ServeCommandTest {
+
+    @Test
+    void servesTheFixtureMachineUntilInterrupted() throws Exception {
+        MachineFixture m = MachineFixture.create();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int[] status = {-1};
+        Thread serve = new Thread(() -> status[0] = ProcscopeCli.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), "--procfs-root", m.proc().toString(),
+                "--sysfs-root", m.sys().toString(), "serve", "--listen", "127.0.0.1:0", "--no-gpu",
+                "--group-by", "job"));
+        serve.start();
+        try {
+            Pattern listening = Pattern.compile("listening on http://127\\.0\\.0\\.1:(\\d+)/metrics");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            Matcher match = listening.matcher(out.toString(StandardCharsets.UTF_8));
+            while (!match.find()) {
+                assertTrue(System.nanoTime() < deadline && serve.isAlive(), "serve did not start: " + out + err);
+                Thread.sleep(20);
+                match = listening.matcher(out.toString(StandardCharsets.UTF_8));
+            }
+            int port = Integer.parseInt(match.group(1));
+            String body = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertTrue(body.contains("namedprocess_namegroup_num_procs{groupname=\"python3:4100\"} 4.0"), body);
+            assertTrue(body.contains("procscope_zombies{parent_comm=\"python3\",parent_pid=\"4100\"} 1.0"), body);
+            assertTrue(!body.contains("DCGM_"), body);
+        } finally {
+            serve.interrupt();
+            serve.join(30_000);
+        }
+        assertEquals(ProcscopeCli.OK, status[0], err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void badListenAddressesAndRulesAreUsageErrors() {
+        CliRun r = CliRun.of("serve", "--listen", "9464");
+        assertEquals(ProcscopeCli.USAGE, r.status());
+        assertTrue(r.err().startsWith("procscope serve: a listen address is HOST:PORT"), r.err());
+        r = CliRun.of("serve", "--listen", "127.0.0.1:70000");
+        assertEquals(ProcscopeCli.USAGE, r.status());
+        assertTrue(r.err().contains("0 to 65535"), r.err());
+        r = CliRun.of("serve", "--group-by", "comm", "--group-by", "x=y");
+        assertEquals(ProcscopeCli.USAGE, r.status());
+        assertTrue(r.err().contains("stands alone"), r.err());
+        r = CliRun.of("serve", "--group-by", "x=(");
+        assertEquals(ProcscopeCli.USAGE, r.status());
+        assertTrue(r.err().contains("bad regular expression"), r.err());
+        r = CliRun.of("serve", "--series-cap", "0", "--no-gpu", "--no-doctor");
+        assertEquals(ProcscopeCli.USAGE, r.status());
+        assertTrue(r.err().contains("series cap"), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+    }
+
+    @Test
+    void aPortInUseIsOneLineNamingIt() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            CliRun r = CliRun.of("serve", "--listen", "127.0.0.1:" + taken.getLocalPort(), "--no-gpu", "--no-doctor");
+            assertTrue(r.status() != ProcscopeCli.OK);
+            assertTrue(r.err().startsWith("procscope serve: cannot listen on 127.0.0.1:" + taken.getLocalPort()), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+    }
+}

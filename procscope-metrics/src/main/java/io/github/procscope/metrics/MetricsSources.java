@@ -1,0 +1,64 @@
+package io.github.procscope.metrics;
+
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.diagnose.Doctor;
+import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.gpu.Gpus;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The readers a {@link ProcscopeCollector} reads at each scrape. Only the process table is required; a source
+ * left out means its metrics are left out.
+ *
+ * @param processes the process table (process groups, zombies, the join of GPU processes with processes)
+ * @param openFiles the open-file reader, for deleted-but-open space per file system
+ * @param gpus      opens the GPUs ({@link Gpus#open()} or a rooted equivalent); called once, when the collector is
+ *                  built; a {@link io.github.procscope.api.gpu.GpuUnavailableException} means no GPU metrics
+ * @param doctor    the doctor, for findings by kind and severity and OOM kills per cgroup
+ */
+public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFiles, Optional<Supplier<Gpus>> gpus,
+                             Optional<Doctor> doctor) {
+
+    /** Checks that no component is null. */
+    public MetricsSources {
+        Objects.requireNonNull(processes, "processes");
+        Objects.requireNonNull(openFiles, "openFiles");
+        Objects.requireNonNull(gpus, "gpus");
+        Objects.requireNonNull(doctor, "doctor");
+    }
+
+    /**
+     * @param processes the process table
+     * @return sources with the process table only
+     */
+    public static MetricsSources of(ProcessTable processes) {
+        return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * @param files the open-file reader
+     * @return these sources with it
+     */
+    public MetricsSources withOpenFiles(OpenFiles files) {
+        return new MetricsSources(processes, Optional.of(files), gpus, doctor);
+    }
+
+    /**
+     * @param opener opens the GPUs
+     * @return these sources with it
+     */
+    public MetricsSources withGpus(Supplier<Gpus> opener) {
+        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor);
+    }
+
+    /**
+     * @param d the doctor
+     * @return these sources with it
+     */
+    public MetricsSources withDoctor(Doctor d) {
+        return new MetricsSources(processes, openFiles, gpus, Optional.of(d));
+    }
+}

@@ -1,0 +1,194 @@
+package io.github.procscope.metrics;
+
+import io.github.procscope.api.Facet;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.gpu.GpuUsers;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Puts processes into named groups: the {@code groupname} label of process-exporter's
+ * {@code namedprocess_namegroup_*} metrics. A grouper is a function from a process (with the tree of the snapshot
+ * it came from, for groupings that follow parents) to the name of its group, or empty to leave the process out.
+ *
+ * <p>Groupers here: {@link #byCommand()} (process-exporter's {@code {{.Comm}}}), {@link #matching(List)}
+ * (named rules over the command name or the command line), {@link #byJobTree(Set)} (each process under the root
+ * of its run). Grouping by container, pod or Slurm job is a grouper over the process's attribution, written the
+ * same way. Implementations must be thread-safe and must not read the kernel: everything they need is in the
+ * snapshot.
+ */
+@FunctionalInterface
+public interface ProcessGrouper {
+
+    /**
+     * @param process a process of the snapshot
+     * @param tree    the tree of that snapshot
+     * @return the name of its group, or empty to leave the process out of every group
+     */
+    Optional<String> groupOf(ProcessInfo process, ProcessTree tree);
+
+    /**
+     * @return the extra facets this grouper reads from each process ({@link Facet#CMDLINE} for command-line
+     *         rules); the snapshot is read with them
+     */
+    default Set<Facet> facets() {
+        return Set.of();
+    }
+
+    /**
+     * @return groups that are reported even before any process joins them (with 0 processes), besides every group
+     *         seen in an earlier scrape
+     */
+    default Set<String> declaredGroups() {
+        return Set.of();
+    }
+
+    /**
+     * Groups by command name ({@code /proc/PID/stat}'s {@code comm}, at most 15 bytes), as process-exporter's
+     * {@code name: "{{.Comm}}"} does. Kernel threads are left out.
+     *
+     * @return the grouper
+     */
+    static ProcessGrouper byCommand() {
+        return (p, tree) -> p.isKernelThread() ? Optional.empty() : Optional.of(p.comm());
+    }
+
+    /**
+     * Groups each process under the root of its run: the outermost ancestor below a shell, a terminal
+     * multiplexer, a container shim, PID 1 or a subreaper ({@link GpuUsers#runRoot}). The group is named
+     * {@code COMM:PID} after that root, so two runs of one program are two groups. Kernel threads are left out.
+     *
+     * @param subreapers pids that adopt orphans besides PID 1 (they end a run too)
+     * @return the grouper
+     */
+    static ProcessGrouper byJobTree(Set<Long> subreapers) {
+        Set<Long> reapers = Set.copyOf(subreapers);
+        return (p, tree) -> {
+            if (p.isKernelThread() || p.pid() == 1) {
+                return Optional.empty();
+            }
+            ProcessInfo root = GpuUsers.runRoot(tree, p, reapers, GpuUsers.DEFAULT_BOUNDARY_COMMANDS);
+            return Optional.of(root.comm() + ":" + root.pid());
+        };
+    }
+
+    /**
+     * Groups by named rules, first match wins; a process that matches no rule is left out. Every rule's group is
+     * reported from the start, with 0 processes until one matches.
+     *
+     * @param rules the rules, in order
+     * @return the grouper
+     * @throws IllegalArgumentException if there is no rule or two rules share a name
+     */
+    static ProcessGrouper matching(List<Rule> rules) {
+        List<Rule> copy = List.copyOf(rules);
+        if (copy.isEmpty()) {
+            throw new IllegalArgumentException("a matching grouper needs at least one rule");
+        }
+        Set<String> names = new LinkedHashSet<>();
+        boolean cmdline = false;
+        for (Rule r : copy) {
+            if (!names.add(r.name())) {
+                throw new IllegalArgumentException("two rules name the group " + r.name());
+            }
+            cmdline |= r.target() == Rule.Target.CMDLINE;
+        }
+        Set<String> declared = Set.copyOf(names);
+        Set<Facet> facets = cmdline ? Set.of(Facet.CMDLINE) : Set.of();
+        return new ProcessGrouper() {
+            @Override
+            public Optional<String> groupOf(ProcessInfo process, ProcessTree tree) {
+                if (process.isKernelThread()) {
+                    return Optional.empty();
+                }
+                for (Rule r : copy) {
+                    if (r.matches(process)) {
+                        return Optional.of(r.name());
+                    }
+                }
+                return Optional.empty();
+            }
+
+            @Override
+            public Set<Facet> facets() {
+                return facets;
+            }
+
+            @Override
+            public Set<String> declaredGroups() {
+                return declared;
+            }
+        };
+    }
+
+    /**
+     * One rule of {@link #matching(List)}: a group name and a regular expression that must match the whole
+     * command name, or be found in the command line (its arguments joined by spaces).
+     *
+     * @param name    the group's name (the {@code groupname} label)
+     * @param target  what the pattern is matched against
+     * @param pattern the pattern
+     */
+    record Rule(String name, Target target, Pattern pattern) {
+        /** What a rule's pattern is matched against. */
+        public enum Target {
+            /** The command name, {@code comm}, matched whole. */
+            COMM,
+            /** The command line, arguments joined by single spaces; the pattern may match any part of it. */
+            CMDLINE
+        }
+
+        /** @throws IllegalArgumentException if the name is blank */
+        public Rule {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(target, "target");
+            Objects.requireNonNull(pattern, "pattern");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("a group needs a name");
+            }
+        }
+
+        /**
+         * Parses {@code NAME=REGEX} (matched against the command name) or {@code NAME=cmdline:REGEX} (found in the
+         * command line).
+         *
+         * @param spec the rule as text
+         * @return the rule
+         * @throws IllegalArgumentException naming what is wrong: no {@code =}, an empty name, a bad pattern
+         */
+        public static Rule parse(String spec) {
+            int eq = spec.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("a group rule is NAME=REGEX or NAME=cmdline:REGEX, not '" + spec + "'");
+            }
+            String name = spec.substring(0, eq);
+            String rest = spec.substring(eq + 1);
+            Target target = Target.COMM;
+            if (rest.startsWith("cmdline:")) {
+                target = Target.CMDLINE;
+                rest = rest.substring("cmdline:".length());
+            }
+            try {
+                return new Rule(name, target, Pattern.compile(rest));
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw new IllegalArgumentException("group " + name + ": bad regular expression '" + rest + "': "
+                        + e.getDescription(), e);
+            }
+        }
+
+        boolean matches(ProcessInfo p) {
+            if (target == Target.COMM) {
+                return pattern.matcher(p.comm()).matches();
+            }
+            List<String> args = p.cmdline().orElse(List.of());
+            return !args.isEmpty() && pattern.matcher(String.join(" ", new ArrayList<>(args))).find();
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package io.github.procscope.metrics;
+
+import io.github.procscope.linux.LinuxDoctor;
+import io.github.procscope.linux.LinuxSystemResources;
+import io.github.procscope.linux.LinuxProcfs;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class ProcscopeCollectorFixtureTest {
+
+    private static Exposition scrape(ExporterOptions options) {
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Fixture.procfs()), options)) {
+            return Exposition.of(c.collect());
+        }
+    }
+
+    private static ExporterOptions options() {
+        return ExporterOptions.defaults().withHostname("node-7");
+    }
+
+    @Test
+    void groupsByCommandNameWithProcessExporterNames() {
+        Exposition e = scrape(options());
+        String g = "groupname=\"pt_data_worker\"";
+        assertEquals(4, e.get("namedprocess_namegroup_num_procs{" + g + "}"));
+        // 4101, 4102 and 4200 from statm's resident pages; the zombie 4103 has none.
+        assertEquals((131_072 + 131_000 + 65_536) * Fixture.PAGE,
+                e.get("namedprocess_namegroup_memory_bytes{" + g + ",memtype=\"resident\"}"));
+        assertEquals(3 * 5_242_880L * Fixture.PAGE + 0,
+                e.get("namedprocess_namegroup_memory_bytes{" + g + ",memtype=\"virtual\"}"));
+        assertEquals(1, e.get("namedprocess_namegroup_states{" + g + ",state=\"Zombie\"}"));
+        assertEquals(3, e.get("namedprocess_namegroup_states{" + g + ",state=\"Sleeping\"}"));
+        assertEquals(0, e.get("namedprocess_namegroup_states{" + g + ",state=\"Running\"}"));
+        assertEquals(1, e.get("namedprocess_namegroup_num_procs{groupname=\"python3\"}"));
+        assertEquals(1, e.get("namedprocess_namegroup_states{groupname=\"python3\",state=\"Running\"}"));
+        // Kernel threads form no group.
+        assertEquals(0, e.count("namedprocess_namegroup_num_procs{groupname=\"kthreadd\"}"));
+        // A command name with spaces and parentheses is a label value like any other.
+        assertEquals(1, e.get("namedprocess_namegroup_num_procs{groupname=\"a) (b c\"}"));
+    }
+
+    @Test
+    void cpuSecondsAreCountersWithModes() {
+        Exposition e = scrape(options());
+        // python3 4100: utime 1,500,000 and stime 60,000 ticks at 100 per second.
+        assertEquals(15_000.0, e.get("namedprocess_namegroup_cpu_seconds_total{groupname=\"python3\",mode=\"user\"}"));
+        assertEquals(600.0, e.get("namedprocess_namegroup_cpu_seconds_total{groupname=\"python3\",mode=\"system\"}"));
+        assertTrue(e.text().contains("# TYPE namedprocess_namegroup_cpu_seconds_total counter"), e.text());
+    }
+
+    @Test
+    void aZombieIsCountedUnderItsParent() {
+        Exposition e = scrape(options());
+        assertEquals(1, e.get("procscope_zombies{parent_comm=\"python3\",parent_pid=\"4100\"}"));
+        assertEquals(1, e.get("procscope_zombie_processes"));
+        assertEquals(1, e.count("procscope_zombies"));
+    }
+
+    @Test
+    void aMatchedGroupWithNoProcessReportsZero() {
+        ExporterOptions o = options().withGrouper(ProcessGrouper.matching(List.of(
+                ProcessGrouper.Rule.parse("workers=pt_data_.*"),
+                ProcessGrouper.Rule.parse("trainer=cmdline:train\\.py"),
+                ProcessGrouper.Rule.parse("nothing=no-such-command"))));
+        Exposition e = scrape(o);
+        assertEquals(4, e.get("namedprocess_namegroup_num_procs{groupname=\"workers\"}"));
+        assertEquals(0, e.get("namedprocess_namegroup_num_procs{groupname=\"nothing\"}"));
+        assertEquals(0, e.get("namedprocess_namegroup_memory_bytes{groupname=\"nothing\",memtype=\"resident\"}"));
+        assertEquals(0, e.get("namedprocess_namegroup_oldest_start_time_seconds{groupname=\"nothing\"}"));
+        // Processes that match no rule are in no group.
+        assertEquals(3, e.count("namedprocess_namegroup_num_procs"));
+    }
+
+    @Test
+    void aGroupSeenOnceStaysAtZeroAndKeepsItsCpuWhenItsProcessesAreGone(@TempDir Path tmp) throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(LinuxProcfs.at(proc)), options())) {
+            Exposition first = Exposition.of(c.collect());
+            assertEquals(1, first.get("namedprocess_namegroup_num_procs{groupname=\"sshd\"}"));
+            double cpu = first.get("namedprocess_namegroup_cpu_seconds_total{groupname=\"sshd\",mode=\"user\"}");
+            assertEquals(3.0, cpu);
+            delete(proc.resolve("850"));
+            Exposition second = Exposition.of(c.collect());
+            assertEquals(0, second.get("namedprocess_namegroup_num_procs{groupname=\"sshd\"}"));
+            assertEquals(0, second.get("namedprocess_namegroup_memory_bytes{groupname=\"sshd\",memtype=\"resident\"}"));
+            // What the exited process used stays counted: the counter never goes down.
+            assertEquals(cpu, second.get("namedprocess_namegroup_cpu_seconds_total{groupname=\"sshd\",mode=\"user\"}"));
+            // The other groups are unchanged.
+            assertEquals(4, second.get("namedprocess_namegroup_num_procs{groupname=\"pt_data_worker\"}"));
+        }
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isSymbolicLink(p)) {
+                    Files.createSymbolicLink(t, Files.readSymbolicLink(p));
+                } else if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                }
+            }
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) s.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    @Test
+    void jobTreeGroupsARunUnderItsRoot() {
+        Exposition e = scrape(options().withGrouper(ProcessGrouper.byJobTree(Set.of())));
+        // bash 900 is a boundary: python3 4100 is the run's root, with its workers and its zombie.
+        assertEquals(4, e.get("namedprocess_namegroup_num_procs{groupname=\"python3:4100\"}"));
+        // The ghost worker 4200 was adopted by PID 1: it is a run of its own.
+        assertEquals(1, e.get("namedprocess_namegroup_num_procs{groupname=\"pt_data_worker:4200\"}"));
+    }
+
+    @Test
+    void theSeriesCapDropsSeriesAndCountsThem() {
+        Exposition all = scrape(options());
+        long total = all.samples().size() - 3; // the exporter's own: duration, dropped, cap
+        Exposition capped = scrape(options().withSeriesCap(10));
+        assertEquals(10 + 3, capped.samples().size(), capped.text());
+        assertEquals(total - 10, capped.get("procscope_series_dropped_total"));
+        assertEquals(0, all.get("procscope_series_dropped_total"));
+        assertEquals(10, capped.get("procscope_series_cap"));
+        assertTrue(capped.get("procscope_scrape_duration_seconds") > 0);
+    }
+
+    @Test
+    void bothExpositionFormatsCarryTheNames() {
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Fixture.procfs()), options())) {
+            var snapshots = c.collect();
+            String om = Exposition.render(snapshots, true);
+            assertTrue(om.endsWith("# EOF\n"), om);
+            assertTrue(om.contains("namedprocess_namegroup_cpu_seconds_total{groupname=\"python3\",mode=\"user\"} 15000.0"), om);
+            String text = Exposition.render(snapshots, false);
+            assertTrue(text.contains("namedprocess_namegroup_num_procs{groupname=\"python3\"} 1.0"), text);
+        }
+    }
+
+    @Test
+    void doctorFindingsAreCountedByKindAndSeverity() {
+        var procfs = Fixture.procfs();
+        var doctor = LinuxDoctor.builder(procfs)
+                .systemResources(LinuxSystemResources.at(Fixture.root().resolve("proc"), Fixture.root().resolve("sys")))
+                .build();
+        var diagnosis = doctor.examine(options().doctorOptions().withSampleWindow(Duration.ZERO));
+        long zombies = diagnosis.of(io.github.procscope.api.diagnose.FindingKind.ZOMBIE).size();
+        assertTrue(zombies >= 1, "the fixture has a zombie: " + diagnosis);
+        var o = options().withDoctor(Duration.ZERO, options().doctorOptions().withSampleWindow(Duration.ZERO));
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(procfs).withDoctor(doctor), o)) {
+            Exposition e = Exposition.of(c.collect());
+            double sum = 0;
+            for (var s : io.github.procscope.api.diagnose.Severity.values()) {
+                sum += e.get("procscope_doctor_findings{kind=\"zombie\",severity=\"" + s.name().toLowerCase() + "\"}");
+            }
+            assertEquals(zombies, sum);
+            assertEquals(io.github.procscope.api.diagnose.FindingKind.values().length
+                    * io.github.procscope.api.diagnose.Severity.values().length, e.count("procscope_doctor_findings"));
+        }
+    }
+
+    @Test
+    void badGroupRulesAreRefusedWithTheReason() {
+        var e1 = assertThrows(IllegalArgumentException.class, () -> ProcessGrouper.Rule.parse("noequals"));
+        assertTrue(e1.getMessage().contains("NAME=REGEX"), e1.getMessage());
+        var e2 = assertThrows(IllegalArgumentException.class, () -> ProcessGrouper.Rule.parse("x=(unclosed"));
+        assertTrue(e2.getMessage().contains("bad regular expression"), e2.getMessage());
+        var e3 = assertThrows(IllegalArgumentException.class, () -> ProcessGrouper.Rule.parse("=abc"));
+        assertTrue(e3.getMessage().contains("NAME=REGEX"), e3.getMessage());
+        var e4 = assertThrows(IllegalArgumentException.class, () -> ProcessGrouper.matching(List.of(
+                ProcessGrouper.Rule.parse("a=x"), ProcessGrouper.Rule.parse("a=y"))));
+        assertTrue(e4.getMessage().contains("two rules"), e4.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> ExporterOptions.defaults().withSeriesCap(0));
+    }
+}
