@@ -1,6 +1,8 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.Procscope;
+
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +26,7 @@ final class Fixture {
         return p;
     }
 
-    static LinuxProcfs procfs() {
-        return LinuxProcfs.at(root().resolve("proc"));
+    static ProcessTable procfs() {
+        return Procscope.at(root().resolve("proc"), root().resolve("sys")).processes();
     }
 }

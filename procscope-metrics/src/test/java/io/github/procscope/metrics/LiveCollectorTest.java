@@ -1,6 +1,7 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.api.ProcessTable;
+
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,7 +63,7 @@ class LiveCollectorTest {
         for (Process p : started) {
             psRss += psRssBytes(p.pid());
         }
-        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(LinuxProcfs.system()),
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(ProcessTable.system()),
                 ExporterOptions.defaults())) {
             Exposition e = Exposition.of(c.collect());
             String g = "groupname=\"" + comm + "\"";
@@ -89,7 +90,7 @@ class LiveCollectorTest {
         Process parent = start("sh", "-c", "sleep 0 & exec " + sleep + " 60");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         String series = "procscope_zombies{parent_comm=\"" + sleep.getFileName() + "\",parent_pid=\"" + parent.pid() + "\"}";
-        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(LinuxProcfs.system()),
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(ProcessTable.system()),
                 ExporterOptions.defaults())) {
             Exposition e = Exposition.of(c.collect());
             while (!e.samples().containsKey(series) && System.nanoTime() < deadline) {
@@ -104,7 +105,7 @@ class LiveCollectorTest {
     private static void waitForComm(String comm, int n) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
-            long seen = LinuxProcfs.system().snapshot().processes().stream().filter(p -> p.comm().equals(comm)).count();
+            long seen = ProcessTable.system().snapshot().processes().stream().filter(p -> p.comm().equals(comm)).count();
             if (seen == n) {
                 return;
             }

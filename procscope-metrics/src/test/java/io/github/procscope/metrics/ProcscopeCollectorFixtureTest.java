@@ -1,8 +1,8 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.linux.LinuxDoctor;
-import io.github.procscope.linux.LinuxSystemResources;
-import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.api.Procscope;
+import java.util.Optional;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,7 +90,7 @@ class ProcscopeCollectorFixtureTest {
     void aGroupSeenOnceStaysAtZeroAndKeepsItsCpuWhenItsProcessesAreGone(@TempDir Path tmp) throws IOException {
         Path proc = tmp.resolve("proc");
         copy(Fixture.root().resolve("proc"), proc);
-        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(LinuxProcfs.at(proc)), options())) {
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.at(proc, Fixture.root().resolve("sys")).processes()), options())) {
             Exposition first = Exposition.of(c.collect());
             assertEquals(1, first.get("namedprocess_namegroup_num_procs{groupname=\"sshd\"}"));
             double cpu = first.get("namedprocess_namegroup_cpu_seconds_total{groupname=\"sshd\",mode=\"user\"}");
@@ -165,9 +165,8 @@ class ProcscopeCollectorFixtureTest {
     @Test
     void doctorFindingsAreCountedByKindAndSeverity() {
         var procfs = Fixture.procfs();
-        var doctor = LinuxDoctor.builder(procfs)
-                .systemResources(LinuxSystemResources.at(Fixture.root().resolve("proc"), Fixture.root().resolve("sys")))
-                .build();
+        var doctor = Procscope.at(Fixture.root().resolve("proc"), Fixture.root().resolve("sys"))
+                .doctor(Optional.empty(), false);
         var diagnosis = doctor.examine(options().doctorOptions().withSampleWindow(Duration.ZERO));
         long zombies = diagnosis.of(io.github.procscope.api.diagnose.FindingKind.ZOMBIE).size();
         assertTrue(zombies >= 1, "the fixture has a zombie: " + diagnosis);

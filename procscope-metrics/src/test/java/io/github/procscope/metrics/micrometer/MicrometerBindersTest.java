@@ -1,10 +1,12 @@
 package io.github.procscope.metrics.micrometer;
 
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.Procscope;
+import java.util.Optional;
+
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.gpu.Gpus;
-import io.github.procscope.linux.LinuxDoctor;
-import io.github.procscope.linux.LinuxProcfs;
 import io.github.procscope.metrics.NvmlDouble;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -55,7 +57,7 @@ class MicrometerBindersTest {
     void jobTreeCountsTheJvmAndTheChildrenItStarted() throws Exception {
         MeterRegistry r = new SimpleMeterRegistry();
         // No sharing of snapshots between readings: each reading sees the tree as it is.
-        new JobTreeMetrics(LinuxProcfs.system(), ProcessHandle.current().pid(), Duration.ZERO, Tags.of("job", "test"))
+        new JobTreeMetrics(ProcessTable.system(), ProcessHandle.current().pid(), Duration.ZERO, Tags.of("job", "test"))
                 .bindTo(r);
         double before = gauge(r, "procscope.job.processes");
         Process a = new ProcessBuilder("sleep", "60").start();
@@ -78,7 +80,8 @@ class MicrometerBindersTest {
     @Test
     void jobTreeOfAGoneRootReadsZero() {
         MeterRegistry r = new SimpleMeterRegistry();
-        LinuxProcfs fixture = LinuxProcfs.at(Path.of("../procscope-cli/src/test/resources/machine/proc"));
+        ProcessTable fixture = Procscope.at(Path.of("../procscope-cli/src/test/resources/machine/proc"),
+                Path.of("../procscope-cli/src/test/resources/machine/sys")).processes();
         new JobTreeMetrics(fixture, 4100, Duration.ofSeconds(1), Tags.empty()).bindTo(r);
         assertEquals(4, gauge(r, "procscope.job.processes"));
         assertEquals(1, gauge(r, "procscope.job.zombies"));
@@ -91,7 +94,7 @@ class MicrometerBindersTest {
     @Test
     void jobTreeGaugesReachThePrometheusRegistryWithBaseUnits() {
         PrometheusMeterRegistry r = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JobTreeMetrics(LinuxProcfs.system()).bindTo(r);
+        new JobTreeMetrics(ProcessTable.system()).bindTo(r);
         String text = r.scrape();
         String pid = Long.toString(ProcessHandle.current().pid());
         assertTrue(text.contains("procscope_job_memory_resident_bytes{root_pid=\"" + pid + "\"}"), text);
@@ -128,7 +131,7 @@ class MicrometerBindersTest {
     @Test
     void doctorFindingsByKindAndSeverity() {
         Path root = Path.of("../procscope-cli/src/test/resources/machine");
-        var doctor = LinuxDoctor.builder(LinuxProcfs.at(root.resolve("proc"))).build();
+        var doctor = Procscope.at(root.resolve("proc"), root.resolve("sys")).doctor(Optional.empty(), false);
         var options = DoctorOptions.defaults().withSampleWindow(Duration.ZERO);
         SimpleMeterRegistry simple = new SimpleMeterRegistry();
         DoctorMetrics m = new DoctorMetrics(doctor, options);
