@@ -37,7 +37,7 @@ final class StopCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
     long pid;
 
-    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.Grace.class,
             description = "How long to wait after the first signal before KILL (default: 10s).")
     Duration grace = StopOptions.defaults().gracePeriod();
 
