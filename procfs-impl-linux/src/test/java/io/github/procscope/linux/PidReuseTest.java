@@ -74,7 +74,7 @@ class PidReuseTest {
     private Result run(int trials, String mode) throws Exception {
         assertTrue(Commands.available("unshare"), "unshare (util-linux) is needed");
         Path helper = NativeHelpers.executable("pid_reuse");
-        List<String> cmd = new ArrayList<>(List.of("unshare", "--pid", "--fork", "--mount-proc"));
+        List<String> cmd = new ArrayList<>(List.of("unshare", "--pid", "--fork", "--mount-proc", "--kill-child"));
         cmd.addAll(Spawned.javaCommand(List.of(), PidReuseProbe.class, helper.toString(), Integer.toString(trials),
                 mode).command());
         Process p = spawned.start(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT));
