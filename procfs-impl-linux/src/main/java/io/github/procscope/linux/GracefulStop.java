@@ -113,6 +113,10 @@ final class GracefulStop {
                 boolean scannedNow = false;
                 if (!scanned || (membership.rescans() && now - nextScan >= 0)) {
                     foundNew = admit(waiter, membership.scan(members.keySet()), killPhase, start);
+                    if (!scanned) {
+                        // The grace period runs from the polite signal, not from the start of a slow first scan.
+                        graceEnd = System.nanoTime() + options.gracePeriod().toNanos();
+                    }
                     scanned = true;
                     scannedNow = true;
                     if (foundNew) {

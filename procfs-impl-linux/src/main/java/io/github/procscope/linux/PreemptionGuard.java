@@ -85,7 +85,9 @@ import java.util.function.Consumer;
  * <p><b>Order of arrivals.</b> {@link #requests()} and {@link #firstRequest()} follow the order in which the
  * JVM's signal dispatcher took the signals, not the order in which the handler threads (one per signal,
  * racing each other) happened to run. That is the order of arrival, except for signals that arrive within
- * the dispatcher's wake-up time of each other (microseconds): HotSpot takes those in signal-number order.
+ * microseconds of each other: the JVM's native handler runs on whichever thread the kernel picked, and its
+ * dispatcher takes signals pending together in signal-number order, so such near-simultaneous arrivals may
+ * be listed either way.
  *
  * <p>Thread-safe. {@link #close()} puts the previous handlers back (for TERM, the JVM's own, which
  * runs the shutdown hooks and exits with 143).

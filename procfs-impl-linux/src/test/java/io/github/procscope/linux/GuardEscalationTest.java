@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A guarded program blocked before its next step boundary (opening a FIFO no one writes) ends on the second
  * TERM, and on the deadline after the first, with 143 and its shutdown hooks run; with escalation off it
- * stays blocked. Arrivals are ordered as the JVM dispatched them, not as their handler threads ran.
+ * stays blocked. Arrivals are ordered as the JVM dispatched them, not as their handler threads ran (a
+ * second signal sent once the first one's handler thread exists must come second).
  */
 class GuardEscalationTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);

@@ -6,9 +6,9 @@ import io.github.procscope.api.Signal;
 import java.util.List;
 
 /**
- * A child JVM that, round after round, installs a guard for USR1 and TERM, sends itself USR1 and then TERM
- * back to back, waits for both to be recorded, and counts the rounds in which {@code firstRequest()} was not
- * USR1. Argument: the number of rounds. Prints {@code rounds N wrong W}.
+ * A child JVM that, round after round, installs a guard for USR1 and TERM, sends itself USR1, and TERM as
+ * soon as the JVM has taken USR1 (its handler thread exists), so that the two handler threads may race;
+ * waits for both to be recorded, and counts the rounds in which {@code firstRequest()} was not USR1. Argument: the number of rounds. Prints {@code rounds N wrong W}.
  */
 public final class GuardOrderProbe {
     private GuardOrderProbe() {
@@ -26,6 +26,11 @@ public final class GuardOrderProbe {
                     throw new IllegalStateException("refused " + guard.refused());
                 }
                 signals.send(self, Signal.USR1);
+                // TERM goes once the JVM has taken USR1 (its handler thread exists, or has already run):
+                // both handler threads may then race, but USR1 was dispatched first.
+                while (guard.requests().isEmpty() && !handlerThreadExists("SIGUSR1 handler")) {
+                    Thread.onSpinWait();
+                }
                 signals.send(self, Signal.TERM);
                 long deadline = System.nanoTime() + 30_000_000_000L;
                 while (guard.requests().size() < 2) {
@@ -42,5 +47,14 @@ public final class GuardOrderProbe {
         }
         System.out.println("rounds " + rounds + " wrong " + wrong);
         System.out.flush();
+    }
+
+    private static boolean handlerThreadExists(String name) {
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.getName().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 }
