@@ -730,6 +730,7 @@ public final class LinuxSignals implements Signals {
 
     @Override
     public String toString() {
-        return "LinuxSignals[" + table + (allowSelf ? ", self allowed" : "") + "]";
+        return "LinuxSignals[" + table + (allowSelf ? ", self allowed" : "") + (allowInit ? ", init allowed" : "")
+                + "]";
     }
 }
