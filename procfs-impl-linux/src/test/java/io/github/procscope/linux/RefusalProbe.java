@@ -47,6 +47,23 @@ public final class RefusalProbe {
         attempts.put("stop group 0", () -> signals.stopGroup(0, StopOptions.defaults()));
         attempts.put("stop tree of parent", () -> signals.stopTree(table.key(parent),
                 StopOptions.defaults().withGracePeriod(Duration.ofMillis(100))));
+        // The shell that started this JVM, and the JVM that started the shell: ancestors and their groups.
+        // TERM to the shell would end it before it prints "probe-done"; WINCH is harmless elsewhere.
+        long grandparent = table.process(parent).ppid();
+        long grandparentGroup = table.process(grandparent).pgid();
+        attempts.put("parent", () -> signals.send(table.key(parent), Signal.TERM));
+        attempts.put("stop parent", () -> signals.stop(table.key(parent), StopOptions.defaults()));
+        attempts.put("stop exact parent", () -> signals.stop(signals.key(parent), StopOptions.defaults()));
+        attempts.put("grandparent", () -> signals.send(table.key(grandparent), Signal.WINCH));
+        attempts.put("grandparent group", () -> signals.sendToGroup(grandparentGroup, Signal.WINCH));
+        attempts.put("stop grandparent group", () -> signals.stopGroup(grandparentGroup, StopOptions.defaults()));
+        // A kernel thread (kthreadd where the machine shows it): stopped, nothing is sent.
+        table.snapshot().processes().stream().filter(io.github.procscope.api.ProcessInfo::isKernelThread)
+                .findFirst().ifPresentOrElse(k -> {
+                    attempts.put("stop kernel thread", () -> signals.stop(k.key(), StopOptions.defaults()));
+                    attempts.put("stop tree of kernel thread", () -> signals.stopTree(k.key(), StopOptions.defaults()));
+                    attempts.put("kernel thread", () -> signals.send(k.key(), Signal.TERM));
+                }, () -> System.out.println("no kernel thread visible"));
         for (Map.Entry<String, Runnable> a : attempts.entrySet()) {
             try {
                 a.getValue().run();

@@ -43,7 +43,7 @@ final class IostatCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "INTERVAL", converter = DurationConverter.class,
+    @Parameters(index = "0", arity = "0..1", paramLabel = "INTERVAL", converter = DurationConverter.Interval.class,
             description = "Time between reports: 1s, 500ms, 2 (seconds).")
     Duration interval;
 
@@ -56,10 +56,6 @@ final class IostatCommand implements Callable<Integer> {
     @Override
     public Integer call() throws InterruptedException {
         Context ctx = root.context();
-        if (interval != null && interval.toMillis() < 10) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "INTERVAL must be at least 10ms (the kernel's uptime has 10 ms resolution), not " + interval);
-        }
         if (count != null && count < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "COUNT must be at least 1, not " + count);
         }

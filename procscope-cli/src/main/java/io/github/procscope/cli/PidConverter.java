@@ -3,20 +3,35 @@ package io.github.procscope.cli;
 import io.github.procscope.api.Pids;
 import picocli.CommandLine;
 
-/** Converts a command-line pid, refusing 0, negatives, huge values and text with a clear message. */
+/**
+ * Converts a command-line pid: ASCII digits only (no spaces, no sign, no other scripts' digits such as
+ * full-width {@code ４２}), refusing 0 and values above the kernel's limit with a clear message.
+ */
 final class PidConverter implements CommandLine.ITypeConverter<Long> {
     @Override
     public Long convert(String value) {
-        long pid;
-        try {
-            pid = Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a pid (a positive whole number)");
+        if (value.isEmpty() || !asciiDigits(value)) {
+            throw new CommandLine.TypeConversionException("'" + value + "' is not a pid (a positive whole number"
+                    + " written with the digits 0-9 only: no spaces, no sign)");
+        }
+        if (value.length() > 12) {
+            throw new CommandLine.TypeConversionException("invalid pid " + value + ": Linux pids are at most "
+                    + Pids.PID_MAX_LIMIT + " (PID_MAX_LIMIT)");
         }
         try {
-            return Pids.requireValid(pid);
+            return Pids.requireValid(Long.parseLong(value));
         } catch (IllegalArgumentException e) {
             throw new CommandLine.TypeConversionException(e.getMessage());
         }
+    }
+
+    private static boolean asciiDigits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -9,11 +9,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 
 /**
@@ -86,6 +89,15 @@ public final class ProcscopeCli implements Callable<Integer> {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExecutionStrategy(parseResult -> {
+            for (CommandLine.ParseResult pr = parseResult; pr != null; pr = pr.subcommand()) {
+                if (!pr.unmatched().isEmpty()) {
+                    // picocli lets a help command through with arguments it did not match; refuse them.
+                    String name = pr.commandSpec().name();
+                    err.println("procscope" + (name.equals("procscope") ? "" : " " + name) + ": unknown option or"
+                            + " argument '" + pr.unmatched().get(0) + "' (see 'procscope --help')");
+                    return USAGE;
+                }
+            }
             Integer help = CommandLine.executeHelpRequest(parseResult);
             if (help != null) {
                 return help;
@@ -160,11 +172,21 @@ public final class ProcscopeCli implements Callable<Integer> {
         return new Overview(context).print();
     }
 
-    /** The tool's version, from the jar's manifest when packaged. */
+    /** The tool's version, from {@code version.properties}, which the build fills in with the project's version. */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Optional.ofNullable(ProcscopeCli.class.getPackage().getImplementationVersion()).orElse("development build");
+            Properties p = new Properties();
+            try (InputStream in = ProcscopeCli.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                // fall through to the manifest
+            }
+            String v = Optional.ofNullable(p.getProperty("version")).filter(s -> !s.startsWith("$"))
+                    .or(() -> Optional.ofNullable(ProcscopeCli.class.getPackage().getImplementationVersion()))
+                    .orElse("(version unknown: not built by Maven)");
             return new String[] {"procscope " + v};
         }
     }

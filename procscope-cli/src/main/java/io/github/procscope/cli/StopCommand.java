@@ -26,9 +26,10 @@ import java.util.concurrent.Callable;
                         + "until it is gone. With --tree its descendants too, re-scanned until none is left "
                         + "(children forked meanwhile, and orphans re-parented away but still in its process group "
                         + "or session).",
-                "Each pid is checked against its start time before every signal: a recycled pid is never "
-                        + "hit. Exit status 0 when everything is gone; 1 when a process survived (not permitted) or "
-                        + "did not exist."},
+                "Each process is checked through a pidfd and signalled through it: a recycled pid is never "
+                        + "hit. PID 1 (unless --allow-init), kernel threads, procscope itself and the shell that "
+                        + "started it are refused, and nothing is sent. Exit status 0 when everything is gone; 1 when "
+                        + "a process survived (not permitted) or did not exist; 2 when the target is refused."},
         footer = {"", "Examples:", "  procscope stop 4121 --grace 30s --tree", "  procscope --json stop 4121"})
 final class StopCommand implements Callable<Integer> {
     @ParentCommand
@@ -37,7 +38,7 @@ final class StopCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
     long pid;
 
-    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.Grace.class,
             description = "How long to wait after the first signal before KILL (default: 10s).")
     Duration grace = StopOptions.defaults().gracePeriod();
 
@@ -48,12 +49,19 @@ final class StopCommand implements Callable<Integer> {
             description = "The first signal (default: TERM; e.g. INT, or USR1 for jobs that checkpoint on it).")
     Signal signal = Signal.TERM;
 
+    @Option(names = "--allow-init", description = "Allow stopping PID 1 of this PID namespace (its init: in a "
+            + "container, the whole container). Refused without it.")
+    boolean allowInit;
+
     @Override
     public Integer call() {
         Context ctx = root.context();
         StopOptions options = StopOptions.defaults().withSignal(signal).withGracePeriod(grace);
         Signals signals = ctx.signals("stop");
-        ProcessKey key = ctx.procfs().key(pid);
+        if (allowInit) {
+            signals = signals.allowingInit();
+        }
+        ProcessKey key = signals.key(pid);
         StopReport report = tree ? signals.stopTree(key, options) : signals.stop(key, options);
         if (ctx.json()) {
             ctx.printJson(json(report));

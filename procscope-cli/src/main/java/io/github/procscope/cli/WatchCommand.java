@@ -64,7 +64,7 @@ final class WatchCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The root of the tree.")
     long pid;
 
-    @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
+    @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.Interval.class,
             description = "Time between rows (default: 1s).")
     Duration interval = Duration.ofSeconds(1);
 
@@ -84,9 +84,6 @@ final class WatchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws InterruptedException {
-        if (interval.toMillis() < 10) {
-            throw usage("--interval must be at least 10ms, not " + interval);
-        }
         if (count != null && count < 1) {
             throw usage("--count must be at least 1, not " + count);
         }

@@ -68,6 +68,27 @@ import java.util.function.Consumer;
  * thread after the arrival has been recorded; keep them short. If a listener throws, the others still
  * run and the first exception is rethrown there, reaching that thread's uncaught-exception handler.
  *
+ * <p><b>When the loop never reaches its next step boundary.</b> A program blocked before its next step
+ * (opening a FIFO, loading a library, a collective that waits for a dead peer) would otherwise ignore TERM
+ * forever. So the guard escalates, as a person pressing Ctrl-C twice expects:
+ * <ul>
+ *   <li>By default, a <b>second arrival of the same signal</b> exits the JVM at once with 128 + N, through
+ *       {@link System#exit(int)} (shutdown hooks run); turn this off with
+ *       {@link Builder#exitOnSecondSignal(boolean)}.</li>
+ *   <li>Optionally, a <b>deadline</b> after the first arrival
+ *       ({@link Builder#exitUnlessCheckpointedWithin(Duration)}): unless {@link #exitAfterCheckpoint()} or
+ *       {@link #close()} was called by then, the guard exits with 128 + N of the first signal. Choose it
+ *       shorter than the scheduler's grace period (Kubernetes' {@code terminationGracePeriodSeconds}), so that
+ *       the hooks run before KILL. There is no deadline by default.</li>
+ * </ul>
+ *
+ * <p><b>Order of arrivals.</b> {@link #requests()} and {@link #firstRequest()} follow the order in which the
+ * JVM's signal dispatcher took the signals, not the order in which the handler threads (one per signal,
+ * racing each other) happened to run. That is the order of arrival, except for signals that arrive within
+ * microseconds of each other: the JVM's native handler runs on whichever thread the kernel picked, and its
+ * dispatcher takes signals pending together in signal-number order, so such near-simultaneous arrivals may
+ * be listed either way.
+ *
  * <p>Thread-safe. {@link #close()} puts the previous handlers back (for TERM, the JVM's own, which
  * runs the shutdown hooks and exits with 143).
  */
@@ -98,7 +119,8 @@ public final class PreemptionGuard implements AutoCloseable {
      * A signal that arrived.
      *
      * @param signal     the signal
-     * @param receivedAt when the handler ran (wall clock)
+     * @param receivedAt when its handler ran (wall clock); with two signals close together, the later
+     *                   arrival's handler may run first, so order by the list, not by this instant
      */
     public record StopRequest(Signal signal, Instant receivedAt) {
         /** Checks that no component is null. */
@@ -144,13 +166,23 @@ public final class PreemptionGuard implements AutoCloseable {
     private final Map<Signal, JvmSignalBridge.Installation> installations = new LinkedHashMap<>();
     private final List<Refusal> refusals = new ArrayList<>();
     private final List<Consumer<StopRequest>> listeners = new CopyOnWriteArrayList<>();
-    private final List<StopRequest> requests = new ArrayList<>();
+    /** The arrivals, each with its dispatch sequence, kept in that order. */
+    private final List<Arrival> requests = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final boolean exitOnSecond;
+    private final Duration deadline;
     private volatile boolean stopRequested;
     private volatile boolean closed;
+    private volatile boolean done;
 
-    private PreemptionGuard(List<Consumer<StopRequest>> initialListeners) {
+    /** A request with the order in which the JVM dispatched it. */
+    private record Arrival(long sequence, StopRequest request) {
+    }
+
+    private PreemptionGuard(List<Consumer<StopRequest>> initialListeners, boolean exitOnSecond, Duration deadline) {
         listeners.addAll(initialListeners);
+        this.exitOnSecond = exitOnSecond;
+        this.deadline = deadline;
     }
 
     /**
@@ -317,17 +349,39 @@ public final class PreemptionGuard implements AutoCloseable {
         }
     }
 
-    /** The handler: records, sets the flag, then tells the listeners. */
+    /**
+     * The handler: records, sets the flag, escalates if asked to, then tells the listeners. The JVM's
+     * dispatcher starts one handler thread per signal, in the order it takes them, and thread ids grow in
+     * the order threads are created: the id orders the arrivals, however the threads race afterwards.
+     */
+    @SuppressWarnings("deprecation") // Thread.getId(): threadId() needs Java 19
     private void arrived(int number) {
         if (closed) {
             return;
         }
         StopRequest r = new StopRequest(Signal.of(number), Instant.now());
+        long sequence = Thread.currentThread().getId();
+        boolean repeated = false;
+        boolean first;
         synchronized (requests) {
-            requests.add(r);
+            int at = requests.size();
+            while (at > 0 && requests.get(at - 1).sequence() > sequence) {
+                at--;
+            }
+            for (Arrival a : requests) {
+                repeated |= a.request().signal() == r.signal();
+            }
+            first = requests.isEmpty();
+            requests.add(at, new Arrival(sequence, r));
         }
         stopRequested = true;
         stopped.countDown();
+        if (repeated && exitOnSecond && !closed) {
+            exit(r.exitStatus());
+        }
+        if (first && deadline != null) {
+            startDeadline();
+        }
         RuntimeException failure = null;
         for (Consumer<StopRequest> l : listeners) {
             try {
@@ -350,18 +404,44 @@ public final class PreemptionGuard implements AutoCloseable {
         return stopRequested;
     }
 
-    /** @return the first signal that arrived, if any */
+    /** @return the first signal that arrived, if any (in the order the JVM dispatched them) */
     public Optional<StopRequest> firstRequest() {
         synchronized (requests) {
-            return requests.isEmpty() ? Optional.empty() : Optional.of(requests.get(0));
+            return requests.isEmpty() ? Optional.empty() : Optional.of(requests.get(0).request());
         }
     }
 
-    /** @return every arrival so far, in order (a scheduler may repeat its signal) */
+    /** @return every arrival so far, in the order the JVM dispatched them (a scheduler may repeat its signal) */
     public List<StopRequest> requests() {
         synchronized (requests) {
-            return List.copyOf(requests);
+            List<StopRequest> out = new ArrayList<>(requests.size());
+            for (Arrival a : requests) {
+                out.add(a.request());
+            }
+            return Collections.unmodifiableList(out);
         }
+    }
+
+    /** Exits when the deadline after the first arrival passes, unless the program is done by then. */
+    private void startDeadline() {
+        Thread t = new Thread(() -> {
+            try {
+                Thread.sleep(deadline.toMillis(), (int) (deadline.toNanos() % 1_000_000));
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!done && !closed) {
+                exit(exitStatus());
+            }
+        }, "procscope-preemption-deadline");
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /** The escalation: {@link System#exit(int)}, so that shutdown hooks run. */
+    private void exit(int status) {
+        done = true;
+        System.exit(status);
     }
 
     /**
@@ -424,10 +504,14 @@ public final class PreemptionGuard implements AutoCloseable {
      */
     public void exitAfterCheckpoint() {
         int status = exitStatus();
+        done = true;
         System.exit(status);
     }
 
-    /** Puts back the handlers that were there before; later signals no longer reach this guard. Idempotent. */
+    /**
+     * Puts back the handlers that were there before; later signals no longer reach this guard, and a
+     * deadline ({@link Builder#exitUnlessCheckpointedWithin(Duration)}) no longer applies. Idempotent.
+     */
     @Override
     public void close() {
         synchronized (OWNERS) {
@@ -463,6 +547,8 @@ public final class PreemptionGuard implements AutoCloseable {
         private final Set<Signal> signals = new LinkedHashSet<>();
         private final List<Consumer<StopRequest>> listeners = new ArrayList<>();
         private ProcessTable table;
+        private boolean exitOnSecond = true;
+        private Duration deadline;
 
         private Builder() {
         }
@@ -497,10 +583,39 @@ public final class PreemptionGuard implements AutoCloseable {
             return this;
         }
 
+        /**
+         * @param exit whether a second arrival of a signal already received exits the JVM at once with
+         *             128 + N through {@link System#exit(int)} (default: true, as Ctrl-C pressed twice). Off,
+         *             repeats are only recorded
+         * @return this builder
+         */
+        public Builder exitOnSecondSignal(boolean exit) {
+            this.exitOnSecond = exit;
+            return this;
+        }
+
+        /**
+         * @param limit how long after the first arrival the program may take to call
+         *              {@link PreemptionGuard#exitAfterCheckpoint()} (or close the guard); when it passes, the
+         *              guard exits with 128 + N of the first signal through {@link System#exit(int)}. Default:
+         *              no limit
+         * @return this builder
+         * @throws IllegalArgumentException if the limit is not positive or longer than a day
+         */
+        public Builder exitUnlessCheckpointedWithin(Duration limit) {
+            Objects.requireNonNull(limit, "limit");
+            if (limit.isNegative() || limit.isZero() || limit.compareTo(Duration.ofDays(1)) > 0) {
+                throw new IllegalArgumentException("the checkpoint deadline must be positive and at most a day: "
+                        + limit);
+            }
+            this.deadline = limit;
+            return this;
+        }
+
         /** @return the guard, installed; see {@link PreemptionGuard#refused()} for what it could not take */
         public PreemptionGuard install() {
             List<Signal> list = new ArrayList<>(signals.isEmpty() ? Set.of(Signal.TERM) : signals);
-            PreemptionGuard g = new PreemptionGuard(listeners);
+            PreemptionGuard g = new PreemptionGuard(listeners, exitOnSecond, deadline);
             g.installAll(list, table != null ? table : ProcessTable.system());
             return g;
         }

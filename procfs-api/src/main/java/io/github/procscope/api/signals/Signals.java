@@ -18,9 +18,22 @@ import io.github.procscope.api.Signal;
  * report.processes().forEach(p -> System.out.println(p));     // pid, comm, TERM/KILL/GONE, after ms
  * }</pre>
  *
- * <p>Refusals (an {@link IllegalArgumentException}, nothing sent): a pid or group id at or below 0
- * or above {@link io.github.procscope.api.Pids#PID_MAX_LIMIT}; this JVM's own pid, its own process
- * group, or a tree that contains this JVM, unless this instance came from {@link #allowingSelf()}.
+ * <p><b>Identity.</b> Where the kernel has pidfds (Linux 5.3 and later), every action opens a pidfd on the
+ * target, checks the identity through it, and signals through it ({@code pidfd_send_signal(2)}): the process
+ * checked is the process signalled, even if it exits and its pid is taken in between. Where pidfds live on
+ * pidfs (Linux 6.9 and later), a key from {@link #key(long)} or {@link #key(ProcessHandle)} carries the
+ * pidfd's inode number, and the check compares it: exact. Elsewhere the check compares start times, which
+ * cannot tell apart two processes that took the same pid within one clock tick (see {@link ProcessKey}).
+ *
+ * <p><b>Refusals</b> (an {@link IllegalArgumentException} whose message says why and that nothing was sent):
+ * <ul>
+ *   <li>a pid or group id at or below 0 or above {@link io.github.procscope.api.Pids#PID_MAX_LIMIT};</li>
+ *   <li>PID 1 of this JVM's PID namespace (its init: in a container, ending it ends the container), unless
+ *       this instance came from {@link #allowingInit()};</li>
+ *   <li>kernel threads ({@code PF_KTHREAD}, children of kthreadd), always;</li>
+ *   <li>this JVM's own pid, its ancestors (the shell or launcher that started it) and their process
+ *       groups, and a tree that contains this JVM, unless this instance came from {@link #allowingSelf()}.</li>
+ * </ul>
  */
 public interface Signals {
 
@@ -36,19 +49,50 @@ public interface Signals {
     }
 
     /**
-     * @return a sender like this one that may also signal this JVM, its process group and trees that
-     *         contain it (for a program that stops itself, or tests)
+     * @return a sender like this one that may also signal this JVM, its ancestors, their process groups
+     *         and trees that contain it (for a program that stops itself, or tests)
      */
     Signals allowingSelf();
 
     /**
-     * Sends a signal to one process. Its start time is read again immediately before {@code kill(2)}:
-     * if it differs from the key's, the pid was recycled and nothing is sent.
+     * @return a sender like this one that may also signal PID 1 of this JVM's PID namespace (a supervisor
+     *         that means to end a container's init). Kernel threads stay refused
+     */
+    Signals allowingInit();
+
+    /**
+     * The identity of a live process, as exact as this kernel allows: with its pidfs inode where pidfds
+     * live on pidfs (Linux 6.9 and later), else pid and start time.
+     *
+     * @param pid a process id
+     * @return its identity
+     * @throws NoSuchProcessException   if it does not exist
+     * @throws IllegalArgumentException if the pid is out of range
+     */
+    ProcessKey key(long pid);
+
+    /**
+     * The identity of a process this JVM holds a handle to. For a process this JVM started (a
+     * {@link Process}'s {@link Process#toHandle() handle}) that has not been reaped, it is exact: its pid
+     * cannot be reused before the JDK reaps it, and the identity is read while it is known to be alive. For
+     * another process, the JDK's own start-time check of the handle guards the read.
+     *
+     * @param handle the process
+     * @return its identity
+     * @throws NoSuchProcessException if it has exited (or its pid names another process now)
+     */
+    ProcessKey key(ProcessHandle handle);
+
+    /**
+     * Sends a signal to one process. Its identity is checked immediately before the signal (through a
+     * pidfd where the kernel has them, see above): if it differs from the key's, the pid was recycled and
+     * nothing is sent.
      *
      * @param target the process
      * @param signal the signal
      * @return the outcome: {@link SendResult.Outcome#DELIVERED}, or why nothing was sent
-     * @throws IllegalArgumentException if the target is this JVM and self-signalling was not allowed
+     * @throws IllegalArgumentException if the target is refused (see above): PID 1, a kernel thread, this
+     *                                  JVM or one of its ancestors
      */
     SendResult send(ProcessKey target, Signal signal);
 
@@ -60,8 +104,8 @@ public interface Signals {
      * @param pgid   the process group id (the pid of its leader, which may have exited)
      * @param signal the signal
      * @return the outcome; {@link SendResult.Outcome#NO_SUCH_PROCESS} when the group has no member
-     * @throws IllegalArgumentException if the id is at or below 0 or too large, or this JVM is in that
-     *                                  group and self-signalling was not allowed
+     * @throws IllegalArgumentException if the id is at or below 0 or too large, or this JVM or one of its
+     *                                  ancestors is in that group and self-signalling was not allowed
      */
     SendResult sendToGroup(long pgid, Signal signal);
 
@@ -98,7 +142,7 @@ public interface Signals {
      * @param target  the process
      * @param options signal, grace period and backoff
      * @return the report, with one entry
-     * @throws IllegalArgumentException if the target is this JVM and self-signalling was not allowed
+     * @throws IllegalArgumentException if the target is refused (see above); nothing was sent
      */
     StopReport stop(ProcessKey target, StopOptions options);
 
@@ -139,7 +183,8 @@ public interface Signals {
      * @param root    the root of the tree
      * @param options signal, grace period and backoff
      * @return the report, one entry per process found
-     * @throws IllegalArgumentException if the tree contains this JVM and self-signalling was not allowed
+     * @throws IllegalArgumentException if the root is refused (see above), or the tree contains this JVM and
+     *                                  self-signalling was not allowed; nothing was sent
      */
     StopReport stopTree(ProcessKey root, StopOptions options);
 

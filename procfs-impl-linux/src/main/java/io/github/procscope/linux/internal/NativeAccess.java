@@ -9,6 +9,7 @@ import jnr.posix.POSIX;
 
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -28,6 +29,11 @@ public final class NativeAccess {
 
     /** {@code pidfd_open} in the unified syscall table (x86-64, i386, arm, arm64, riscv, ppc, s390...). */
     private static final long SYS_PIDFD_OPEN = 434;
+    /** {@code pidfd_send_signal} in the unified syscall table (Linux 5.1 and later). */
+    private static final long SYS_PIDFD_SEND_SIGNAL = 424;
+    /** {@code f_type} of the pidfs file system (Linux 6.9 and later), where each process has its own inode. */
+    private static final long PIDFS_MAGIC = 0x50494446L;
+    private static final int STATFS_SIZE = 256;
     private static final Set<String> UNIFIED_SYSCALL_ARCHES = Set.of("amd64", "x86_64", "x86", "i386", "i686",
             "aarch64", "arm", "riscv64", "ppc64le", "ppc64", "s390x", "loongarch64");
 
@@ -50,6 +56,8 @@ public final class NativeAccess {
     private final jnr.ffi.Runtime runtime;
     private final boolean pidfdSyscallKnown;
     private final long selfPid;
+    /** Whether pidfds live on pidfs with an inode per process: null until asked. */
+    private volatile Boolean pidfs;
 
     private NativeAccess(POSIX posix, NativeLibc.LibC libc, boolean pidfdSyscallKnown) {
         this.posix = posix;
@@ -130,11 +138,80 @@ public final class NativeAccess {
         if (!pidfdSyscallKnown) {
             return -38; // ENOSYS
         }
-        long fd = libc.syscall(SYS_PIDFD_OPEN, pid, 0);
+        long fd = libc.syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0);
         if (fd < 0) {
             return -Math.max(1, runtime.getLastError());
         }
         return (int) fd;
+    }
+
+    /**
+     * {@code pidfd_send_signal(pidfd, sig, NULL, 0)}: the signal goes to the process the pidfd was opened on,
+     * or nowhere (ESRCH) if that process has exited, never to a process that took its pid since.
+     *
+     * @param pidfd  a descriptor from {@link #pidfdOpen(long)}
+     * @param signal the signal
+     * @return 0 on success, else the errno ({@code ESRCH}: it has exited; {@code EPERM}: not permitted;
+     *         {@code ENOSYS}: a kernel before 5.1)
+     */
+    public int pidfdSendSignal(int pidfd, Signal signal) {
+        if (!pidfdSyscallKnown) {
+            return 38; // ENOSYS
+        }
+        long rc = libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal.number(), 0, 0);
+        return rc == 0 ? 0 : Math.max(1, runtime.getLastError());
+    }
+
+    /**
+     * @return whether a pidfd's inode number names its process uniquely: true where pidfds live on pidfs
+     *         (Linux 6.9 and later), false where they share one anonymous inode or none can be opened
+     */
+    public boolean pidfsInodes() {
+        Boolean known = pidfs;
+        if (known == null) {
+            known = false;
+            int fd = pidfdOpen(selfPid);
+            if (fd >= 0) {
+                try {
+                    Pointer buf = Memory.allocateDirect(runtime, STATFS_SIZE);
+                    known = libc.fstatfs(fd, buf) == 0 && buf.getLong(0) == PIDFS_MAGIC;
+                } finally {
+                    close(fd);
+                }
+            }
+            pidfs = known;
+        }
+        return known;
+    }
+
+    /**
+     * The inode number of a pidfd ({@code st_ino} of {@code fstat(2)}, the same as {@code stx_ino} of
+     * {@code statx(2)} with {@code AT_EMPTY_PATH}): on pidfs, unique to one process for the whole boot.
+     *
+     * @param pidfd a descriptor from {@link #pidfdOpen(long)}
+     * @return the inode number, or empty where it does not name a process ({@link #pidfsInodes()} false) or
+     *         cannot be read
+     */
+    public OptionalLong pidfdInode(int pidfd) {
+        if (!pidfsInodes()) {
+            return OptionalLong.empty();
+        }
+        try {
+            long ino = posix.fstat(pidfd).ino();
+            return ino > 0 ? OptionalLong.of(ino) : OptionalLong.empty();
+        } catch (RuntimeException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    /**
+     * @param pidfd a descriptor from {@link #pidfdOpen(long)}
+     * @return whether its process has exited (the pidfd is readable), looking without waiting
+     */
+    public boolean pidfdExited(int pidfd) {
+        boolean[] ready = new boolean[1];
+        pollReadable(new int[] {pidfd}, 1, 0, ready);
+        return ready[0];
     }
 
     /** Closes a descriptor from {@link #pidfdOpen(long)}. */

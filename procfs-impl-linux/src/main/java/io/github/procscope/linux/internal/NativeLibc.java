@@ -27,15 +27,29 @@ public final class NativeLibc {
     /** The libc calls jnr-posix does not offer. */
     public interface LibC {
         /**
-         * {@code long syscall(long number, ...)}.
+         * {@code long syscall(long number, ...)}, with four arguments: calls that take fewer ignore the rest
+         * ({@code pidfd_open(pid, flags)} passes 0, 0), calls that take four get them all
+         * ({@code pidfd_send_signal(pidfd, sig, info, flags)}).
          *
          * @param number the system call number
          * @param arg1   first argument
          * @param arg2   second argument
+         * @param arg3   third argument
+         * @param arg4   fourth argument
          * @return the result, or -1 with errno set
          */
         @Variadic(fixedCount = 1)
-        long syscall(long number, long arg1, long arg2);
+        long syscall(long number, long arg1, long arg2, long arg3, long arg4);
+
+        /**
+         * {@code int fstatfs(int fd, struct statfs *buf)}: {@code f_type}, a {@code long} on 64-bit Linux, is
+         * its first field.
+         *
+         * @param fd  a descriptor
+         * @param buf at least 120 bytes
+         * @return 0, or -1 with errno set
+         */
+        int fstatfs(int fd, @Out Pointer buf);
 
         /**
          * {@code int poll(struct pollfd *fds, nfds_t nfds, int timeout)}.

@@ -46,8 +46,9 @@ final class ExitWaiter implements AutoCloseable {
     }
 
     /**
-     * Starts watching a process. With a pidfd, the start time is checked after the pidfd is opened, so
-     * the pidfd is known to refer to the process the key names.
+     * Starts watching a process. With a pidfd, the identity (pidfs inode, else start time) is checked
+     * through the pidfd after it is opened, so the pidfd is known to refer to the process the key names;
+     * the stop then sends its signals through the same pidfd.
      *
      * @return the watch, or null when the process is already gone (or its pid names another process)
      */
@@ -63,7 +64,7 @@ final class ExitWaiter implements AutoCloseable {
         if (w.fd >= 0) {
             opened.add(w);
         }
-        if (!alive(key)) {
+        if (w.fd >= 0 ? !signals.aliveThrough(w.fd, key) : !alive(key)) {
             closeWatch(w);
             return null;
         }

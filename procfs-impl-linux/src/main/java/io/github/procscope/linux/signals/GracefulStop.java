@@ -40,6 +40,15 @@ final class GracefulStop {
 
         /** @return whether members can appear after the first scan (a group or a tree) */
         boolean rescans();
+
+        /**
+         * @param p a member found by {@link #scan}
+         * @return the identity to check it by: the caller's own key (with its pidfs inode, when it has one)
+         *         for the process the caller named, else the (pid, start time) of the scan
+         */
+        default ProcessKey exactKey(ProcessInfo p) {
+            return p.key();
+        }
     }
 
     private static final class Member {
@@ -105,6 +114,10 @@ final class GracefulStop {
                 boolean scannedNow = false;
                 if (!scanned || (membership.rescans() && now - nextScan >= 0)) {
                     foundNew = admit(waiter, membership.scan(members.keySet()), killPhase, start);
+                    if (!scanned) {
+                        // The grace period runs from the polite signal, not from the start of a slow first scan.
+                        graceEnd = System.nanoTime() + options.gracePeriod().toNanos();
+                    }
                     scanned = true;
                     scannedNow = true;
                     if (foundNew) {
@@ -147,7 +160,7 @@ final class GracefulStop {
                     until = nextScan;
                 }
                 for (ExitWaiter.Watch w : waiter.await(live, until - now)) {
-                    Member m = members.get(w.key);
+                    Member m = members.get(w.key.withoutInode());
                     if (m != null && m.active()) {
                         end(m, m.killed ? Ending.KILL : Ending.TERM, System.nanoTime() - start);
                         waiter.closeWatch(w);
@@ -171,13 +184,13 @@ final class GracefulStop {
     private boolean admit(ExitWaiter waiter, List<ProcessInfo> found, boolean killPhase, long start) {
         boolean anyNew = false;
         for (ProcessInfo p : found) {
-            ProcessKey key = p.key();
-            if (members.containsKey(key)) {
+            ProcessKey key = membership.exactKey(p);
+            if (members.containsKey(key.withoutInode())) {
                 continue;
             }
             boolean child = p.ppid() == nat.selfPid() || (jdkChild != null && jdkChild.pid() == p.pid());
             Member m = new Member(key, p.comm(), child);
-            members.put(key, m);
+            members.put(key.withoutInode(), m);
             long elapsed = System.nanoTime() - start;
             if (p.state() == ProcessState.ZOMBIE || p.state() == ProcessState.DEAD) {
                 end(m, Ending.GONE, elapsed);
@@ -192,7 +205,7 @@ final class GracefulStop {
             if (killPhase) {
                 kill(m, elapsed);
             } else {
-                SendResult r = signals.sendChecked(key, options.signal());
+                SendResult r = send(m, options.signal());
                 m.politeSent = r.delivered();
                 if (!afterSend(m, r, elapsed)) {
                     waiter.closeWatch(m.watch);
@@ -200,7 +213,7 @@ final class GracefulStop {
                 }
                 if (p.state() == ProcessState.STOPPED) {
                     // A stopped process keeps the polite signal pending until it runs again.
-                    signals.sendChecked(key, Signal.CONT);
+                    send(m, Signal.CONT);
                 }
             }
         }
@@ -209,8 +222,19 @@ final class GracefulStop {
 
     private void kill(Member m, long elapsed) {
         m.killed = true;
-        SendResult r = signals.sendChecked(m.key, Signal.KILL);
+        SendResult r = send(m, Signal.KILL);
         afterSend(m, r, elapsed);
+    }
+
+    /**
+     * Sends through the member's own pidfd, opened when it was found and checked then: the signal reaches
+     * that process or none. Without a pidfd, the identity is checked again before {@code kill(2)}.
+     */
+    private SendResult send(Member m, Signal signal) {
+        if (m.watch != null && m.watch.fd >= 0) {
+            return signals.sendThrough(m.watch.fd, m.key, signal);
+        }
+        return signals.sendChecked(m.key, signal);
     }
 
     /** @return whether the member is still to be waited for */

@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -43,11 +44,20 @@ import java.util.Set;
  * StopReport r = signals.stopTree(ProcessTable.system().key(pid), StopOptions.defaults());
  * }</pre>
  *
- * <p><b>Identity.</b> Before every {@code kill(2)} the target's {@code /proc/PID/stat} is read again
- * and its start time compared with the key's; a mismatch means the pid was recycled and nothing is
- * sent ({@link Outcome#PID_REUSED}). The re-read and the {@code kill} are microseconds apart, the same
- * guarantee the JDK's {@link ProcessHandle#destroy()} gives: a pid is reused only after its process has
- * been reaped and the kernel has cycled through the pid space.
+ * <p><b>Identity.</b> Every signal to one process goes through a pidfd ({@code pidfd_open(2)}, Linux 5.3
+ * and later): the pidfd is opened, the process it names is checked against the key, and the signal is sent
+ * through it ({@code pidfd_send_signal(2)}), so the process checked is the one signalled; if it exits in
+ * between, nothing is sent (a pidfd never follows a pid to a newcomer). The check compares the pidfd's
+ * inode number with the key's where both have one (pidfs, Linux 6.9 and later: exact), else the start time
+ * read from {@code /proc/PID/stat} after the pidfd was opened (exact up to one clock tick). A mismatch means
+ * the pid was recycled and nothing is sent ({@link Outcome#PID_REUSED}). Where no pidfd can be had (an
+ * older kernel, a seccomp filter, a thread id), the start time is checked and {@code kill(2)} sent
+ * microseconds later, the guarantee the JDK's {@link ProcessHandle#destroy()} gives. A stop opens one pidfd
+ * per process when it first finds it and sends its TERM and its KILL through that same pidfd.
+ *
+ * <p><b>Refusals.</b> PID 1 of this PID namespace (unless {@link #allowingInit()}), kernel threads, this JVM,
+ * its ancestors and their process groups (unless {@link #allowingSelf()}) are never signalled: an
+ * {@link IllegalArgumentException} says why and that nothing was sent.
  *
  * <p><b>Waiting.</b> A stop waits on a pidfd per process with {@code poll(2)}; without pidfds
  * (Linux before 5.3, a seccomp filter), it checks {@code /proc} with an exponential backoff.
@@ -66,12 +76,15 @@ public final class LinuxSignals implements Signals {
     private final ProcessTable table;
     private final NativeAccess nat;
     private final boolean allowSelf;
+    private final boolean allowInit;
     private final boolean usePidfd;
 
-    private LinuxSignals(ProcessTable table, NativeAccess nat, boolean allowSelf, boolean usePidfd) {
+    private LinuxSignals(ProcessTable table, NativeAccess nat, boolean allowSelf, boolean allowInit,
+                         boolean usePidfd) {
         this.table = table;
         this.nat = nat;
         this.allowSelf = allowSelf;
+        this.allowInit = allowInit;
         this.usePidfd = usePidfd;
     }
 
@@ -83,7 +96,7 @@ public final class LinuxSignals implements Signals {
      */
     public static LinuxSignals using(ProcessTable table) {
         Objects.requireNonNull(table, "table");
-        return new LinuxSignals(table, NativeAccess.get(), false, true);
+        return new LinuxSignals(table, NativeAccess.get(), false, false, true);
     }
 
     /**
@@ -104,29 +117,194 @@ public final class LinuxSignals implements Signals {
      */
     public static Signals readingOnly(ProcessTable table, Path root) {
         Objects.requireNonNull(table, "table");
-        return new ReadOnlySignals(new LinuxSignals(table, null, false, true), Objects.requireNonNull(root, "root"));
+        return new ReadOnlySignals(new LinuxSignals(table, null, false, false, true), Objects.requireNonNull(root, "root"));
+    }
+
+    /** @return the process table identities are read from */
+    ProcessTable table() {
+        return table;
     }
 
     @Override
     public LinuxSignals allowingSelf() {
-        return new LinuxSignals(table, nat, true, usePidfd);
+        return new LinuxSignals(table, nat, true, allowInit, usePidfd);
     }
 
-    /** @return a sender like this one that never uses pidfds, for tests of the backoff */
-    LinuxSignals withoutPidfd() {
-        return new LinuxSignals(table, nat, allowSelf, false);
+    @Override
+    public LinuxSignals allowingInit() {
+        return new LinuxSignals(table, nat, allowSelf, true, usePidfd);
+    }
+
+    /** @return a sender like this one that never uses pidfds: kill(2) after a start-time check, and backoff */
+    public LinuxSignals withoutPidfd() {
+        return new LinuxSignals(table, nat, allowSelf, allowInit, false);
+    }
+
+    @Override
+    public ProcessKey key(long pid) {
+        Pids.requireValid(pid);
+        int fd = openPidfd(pid);
+        if (fd == -NativeAccess.ESRCH) {
+            throw new NoSuchProcessException(pid, "no such process: " + pid);
+        }
+        if (fd < 0) {
+            return table.key(pid);
+        }
+        try {
+            ProcessKey plain = table.key(pid);
+            if (nat.pidfdExited(fd)) {
+                // The stat read may be of a process that took the pid since: the one meant is gone.
+                throw new NoSuchProcessException(pid, "no such process: pid " + pid + " has exited");
+            }
+            // Still running after the read: the pid named the pidfd's process all along.
+            OptionalLong ino = nat.pidfdInode(fd);
+            return ino.isPresent() ? new ProcessKey(pid, plain.startTimeTicks(), ino) : plain;
+        } finally {
+            nat.close(fd);
+        }
+    }
+
+    @Override
+    public ProcessKey key(ProcessHandle handle) {
+        Objects.requireNonNull(handle, "handle");
+        long pid = handle.pid();
+        int fd = openPidfd(pid);
+        if (fd == -NativeAccess.ESRCH || !handle.isAlive()) {
+            if (fd >= 0) {
+                nat.close(fd);
+            }
+            throw new NoSuchProcessException(pid, "no such process: " + pid + " has exited");
+        }
+        // Alive after the pidfd was opened: for a child, not yet reaped, so the pidfd is the child's; for
+        // another process, the JDK compared its recorded start time with the pid's.
+        try {
+            ProcessKey plain = table.key(pid);
+            if (!handle.isAlive() || (fd >= 0 && nat.pidfdExited(fd))) {
+                throw new NoSuchProcessException(pid, "no such process: " + pid + " has exited");
+            }
+            OptionalLong ino = fd >= 0 ? nat.pidfdInode(fd) : OptionalLong.empty();
+            return ino.isPresent() ? new ProcessKey(pid, plain.startTimeTicks(), ino) : plain;
+        } finally {
+            if (fd >= 0) {
+                nat.close(fd);
+            }
+        }
     }
 
     @Override
     public SendResult send(ProcessKey target, Signal signal) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(signal, "signal");
-        requireNotSelf(target.pid(), "send " + signal + " to");
+        requireSignallable(target, "send " + signal + " to");
         return sendChecked(target, signal);
     }
 
-    /** Sends after the self check: re-reads the start time, then {@code kill(2)}. */
+    /**
+     * Sends after the refusals: opens a pidfd, checks the identity through it and signals through it; where
+     * no pidfd can be had, checks the start time and calls {@code kill(2)}.
+     */
     SendResult sendChecked(ProcessKey target, Signal signal) {
+        int fd = openPidfd(target.pid());
+        if (fd == -NativeAccess.ESRCH) {
+            return new SendResult(target.pid(), false, signal, Outcome.NO_SUCH_PROCESS, "no such process: pid "
+                    + target.pid() + " has exited; nothing was sent");
+        }
+        if (fd < 0) {
+            return sendByKill(target, signal);
+        }
+        try {
+            return sendThrough(fd, target, signal);
+        } finally {
+            nat.close(fd);
+        }
+    }
+
+    /** @return a pidfd on {@code pid}, or minus the errno ({@code -ESRCH}: gone; other: no pidfd here) */
+    private int openPidfd(long pid) {
+        if (!usePidfd || !nat.pidfdPossible()) {
+            return -38; // ENOSYS
+        }
+        return nat.pidfdOpen(pid);
+    }
+
+    /**
+     * Checks that a pidfd names the process of the key and sends the signal through it.
+     *
+     * @param pidfd a pidfd opened on {@code target.pid()}
+     */
+    SendResult sendThrough(int pidfd, ProcessKey target, Signal signal) {
+        long pid = target.pid();
+        ProcessInfo now;
+        try {
+            now = table.process(pid, Set.of());
+        } catch (NoSuchProcessException e) {
+            return new SendResult(pid, false, signal, Outcome.NO_SUCH_PROCESS, "no such process: pid " + pid
+                    + " has exited; nothing was sent");
+        } catch (ProcessAccessDeniedException e) {
+            return new SendResult(pid, false, signal, Outcome.NOT_PERMITTED, "cannot verify pid " + pid
+                    + ": its /proc entry is hidden from this user (hidepid), so nothing was sent");
+        }
+        String mismatch = identityMismatch(pidfd, target, now);
+        if (mismatch != null) {
+            return new SendResult(pid, false, signal, Outcome.PID_REUSED, mismatch);
+        }
+        SendResult zombie = zombie(now, signal);
+        if (zombie != null) {
+            return zombie;
+        }
+        int errno = nat.pidfdSendSignal(pidfd, signal);
+        if (errno == 38) { // ENOSYS: pidfd_open without pidfd_send_signal cannot happen, but be sure
+            return sendByKill(target, signal);
+        }
+        return result(pid, false, signal, errno, now.comm());
+    }
+
+    /**
+     * @param pidfd a pidfd opened on the key's pid
+     * @param key   the identity meant
+     * @param now   {@code /proc/PID/stat} as read after the pidfd was opened
+     * @return why the pidfd's process is not the key's, or null if it is
+     */
+    private String identityMismatch(int pidfd, ProcessKey key, ProcessInfo now) {
+        if (key.pidfsInode().isPresent()) {
+            OptionalLong ino = nat.pidfdInode(pidfd);
+            if (ino.isPresent()) {
+                if (ino.getAsLong() == key.pidfsInode().getAsLong()) {
+                    return null;
+                }
+                return "pid " + key.pid() + " now belongs to another process (" + now.comm() + ", pidfs inode "
+                        + ino.getAsLong() + ", not " + key.pidfsInode().getAsLong()
+                        + "): the process meant has exited and its pid was reused; nothing was sent";
+            }
+        }
+        if (now.startTimeTicks() != key.startTimeTicks()) {
+            return "pid " + key.pid() + " now belongs to another process (" + now.comm() + ", started at tick "
+                    + now.startTimeTicks() + ", not " + key.startTimeTicks()
+                    + "): the process meant has exited and its pid was reused; nothing was sent";
+        }
+        return null;
+    }
+
+    /**
+     * @param pidfd a pidfd opened on the key's pid
+     * @param key   the identity meant
+     * @return whether the pidfd names that process and it has not exited
+     */
+    boolean aliveThrough(int pidfd, ProcessKey key) {
+        ProcessInfo now;
+        try {
+            now = table.process(key.pid(), Set.of());
+        } catch (NoSuchProcessException e) {
+            return false;
+        } catch (ProcessAccessDeniedException e) {
+            return !nat.pidfdExited(pidfd); // hidden from this user (hidepid): its end is still seen
+        }
+        return identityMismatch(pidfd, key, now) == null && !nat.pidfdExited(pidfd)
+                && now.state() != ProcessState.ZOMBIE && now.state() != ProcessState.DEAD;
+    }
+
+    /** Without a pidfd: re-reads the start time, then {@code kill(2)}. */
+    private SendResult sendByKill(ProcessKey target, Signal signal) {
         long pid = target.pid();
         ProcessInfo now;
         try {
@@ -144,13 +322,21 @@ public final class LinuxSignals implements Signals {
                     + now.startTimeTicks() + ", not " + target.startTimeTicks()
                     + "): the process meant has exited and its pid was reused; nothing was sent");
         }
-        if (now.state() == ProcessState.ZOMBIE || now.state() == ProcessState.DEAD) {
-            return new SendResult(pid, false, signal, Outcome.NO_SUCH_PROCESS, "pid " + pid + " (" + now.comm()
-                    + ") has exited and is a zombie until its parent (pid " + now.ppid()
-                    + ") reaps it; no signal can affect it, so nothing was sent");
+        SendResult zombie = zombie(now, signal);
+        if (zombie != null) {
+            return zombie;
         }
         int errno = nat.kill(pid, signal);
         return result(pid, false, signal, errno, now.comm());
+    }
+
+    private static SendResult zombie(ProcessInfo now, Signal signal) {
+        if (now.state() == ProcessState.ZOMBIE || now.state() == ProcessState.DEAD) {
+            return new SendResult(now.pid(), false, signal, Outcome.NO_SUCH_PROCESS, "pid " + now.pid() + " ("
+                    + now.comm() + ") has exited and is a zombie until its parent (pid " + now.ppid()
+                    + ") reaps it; no signal can affect it, so nothing was sent");
+        }
+        return null;
     }
 
     @Override
@@ -182,6 +368,19 @@ public final class LinuxSignals implements Signals {
     @Override
     public boolean isAlive(ProcessKey key) {
         Objects.requireNonNull(key, "key");
+        if (key.pidfsInode().isPresent()) {
+            int fd = openPidfd(key.pid());
+            if (fd == -NativeAccess.ESRCH) {
+                return false;
+            }
+            if (fd >= 0) {
+                try {
+                    return aliveThrough(fd, key);
+                } finally {
+                    nat.close(fd);
+                }
+            }
+        }
         try {
             ProcessInfo p = table.process(key.pid(), Set.of());
             return p.startTimeTicks() == key.startTimeTicks() && p.state() != ProcessState.ZOMBIE
@@ -217,7 +416,7 @@ public final class LinuxSignals implements Signals {
     public StopReport stop(ProcessKey target, StopOptions options) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
-        requireNotSelf(target.pid(), "stop");
+        requireSignallable(target, "stop");
         return new GracefulStop(this, nat, single(target), options, describe("process", target), null, usePidfd)
                 .run();
     }
@@ -242,7 +441,8 @@ public final class LinuxSignals implements Signals {
             public List<ProcessInfo> scan(Set<ProcessKey> known) {
                 List<ProcessInfo> out = new ArrayList<>();
                 for (ProcessInfo p : table.snapshot().processes()) {
-                    if (p.pgid() == pgid && !p.isKernelThread() && (allowSelf || p.pid() != nat.selfPid())) {
+                    if (p.pgid() == pgid && !p.isKernelThread() && (allowSelf || p.pid() != nat.selfPid())
+                            && (allowInit || p.pid() != 1)) {
                         out.add(p);
                     }
                 }
@@ -261,7 +461,7 @@ public final class LinuxSignals implements Signals {
     public StopReport stopTree(ProcessKey root, StopOptions options) {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
-        requireNotSelf(root.pid(), "stop the tree of");
+        requireSignallable(root, "stop the tree of");
         return stopTree(root, options, null);
     }
 
@@ -290,6 +490,11 @@ public final class LinuxSignals implements Signals {
         }
         GracefulStop.Membership membership = new GracefulStop.Membership() {
             private boolean firstUsed;
+
+            @Override
+            public ProcessKey exactKey(ProcessInfo p) {
+                return p.pid() == root.pid() && p.startTimeTicks() == root.startTimeTicks() ? root : p.key();
+            }
 
             @Override
             public List<ProcessInfo> scan(Set<ProcessKey> known) {
@@ -396,6 +601,11 @@ public final class LinuxSignals implements Signals {
     private GracefulStop.Membership single(ProcessKey key) {
         return new GracefulStop.Membership() {
             @Override
+            public ProcessKey exactKey(ProcessInfo p) {
+                return p.pid() == key.pid() && p.startTimeTicks() == key.startTimeTicks() ? key : p.key();
+            }
+
+            @Override
             public List<ProcessInfo> scan(Set<ProcessKey> known) {
                 try {
                     ProcessInfo p = table.process(key.pid(), Set.of());
@@ -423,14 +633,12 @@ public final class LinuxSignals implements Signals {
         if (!child.isAlive()) {
             return null;
         }
-        ProcessKey key;
         try {
-            key = table.key(child.pid());
+            // Read while it is alive: the JDK had not reaped it, so the pid could not have been reused.
+            return key(child.toHandle());
         } catch (NoSuchProcessException e) {
             return null;
         }
-        // Still alive after the read: the JDK had not reaped it, so the pid could not have been reused.
-        return child.isAlive() ? key : null;
     }
 
     private String describe(String what, ProcessKey key) {
@@ -443,11 +651,77 @@ public final class LinuxSignals implements Signals {
         return what + " " + key.pid() + " (" + comm + ")";
     }
 
-    private void requireNotSelf(long pid, String action) {
+    /**
+     * Refuses what must not be signalled: this JVM, its ancestors, PID 1 of this PID namespace, kernel
+     * threads. A process that is gone passes (the send then says it is gone).
+     */
+    private void requireSignallable(ProcessKey target, String action) {
+        long pid = target.pid();
         if (!allowSelf && pid == nat.selfPid()) {
             throw new IllegalArgumentException("refusing to " + action + " pid " + pid
                     + ": it is this JVM itself; nothing was sent. Use Signals.allowingSelf() if that is meant");
         }
+        ProcessInfo p;
+        try {
+            p = table.process(pid, Set.of());
+        } catch (NoSuchProcessException | ProcessAccessDeniedException e) {
+            return;
+        }
+        if (p.startTimeTicks() != target.startTimeTicks()) {
+            return; // another process now: the send says so and sends nothing
+        }
+        if (isKernelThread(p)) {
+            throw new IllegalArgumentException("refusing to " + action + " pid " + pid + " (" + p.comm()
+                    + "): it is a kernel thread, not a process a signal can stop; nothing was sent");
+        }
+        if (pid == 1 && !allowInit) {
+            throw new IllegalArgumentException("refusing to " + action + " pid 1 (" + p.comm() + "): it is the"
+                    + " init of this PID namespace, and ending it ends every process in it (in a container, the"
+                    + " container); nothing was sent. Use Signals.allowingInit() if that is meant");
+        }
+        if (!allowSelf) {
+            List<ProcessInfo> chain = ancestors();
+            for (ProcessInfo a : chain) {
+                if (a.pid() == pid) {
+                    throw new IllegalArgumentException("refusing to " + action + " pid " + pid + " (" + p.comm()
+                            + "): it is an ancestor of this JVM (pid " + nat.selfPid() + "), such as the shell that"
+                            + " started it; nothing was sent. Use Signals.allowingSelf() if that is meant");
+                }
+            }
+        }
+    }
+
+    /** @return whether {@code p} is a kernel thread: {@code PF_KTHREAD}, or a child of kthreadd */
+    private boolean isKernelThread(ProcessInfo p) {
+        if (p.isKernelThread()) {
+            return true;
+        }
+        if (p.ppid() == 2) {
+            try {
+                return table.process(2, Set.of()).isKernelThread();
+            } catch (NoSuchProcessException | ProcessAccessDeniedException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    /** @return the ancestors of this JVM, its parent first, as far up as this PID namespace shows them */
+    private List<ProcessInfo> ancestors() {
+        List<ProcessInfo> out = new ArrayList<>();
+        Set<Long> seen = new HashSet<>();
+        long pid = nat.selfPid();
+        try {
+            pid = table.process(pid, Set.of()).ppid();
+            while (pid > 0 && seen.add(pid) && out.size() < 4096) {
+                ProcessInfo a = table.process(pid, Set.of());
+                out.add(a);
+                pid = a.ppid();
+            }
+        } catch (NoSuchProcessException | ProcessAccessDeniedException e) {
+            // the chain ends where it can no longer be read
+        }
+        return out;
     }
 
     private void requireGroup(long pgid) {
@@ -464,10 +738,20 @@ public final class LinuxSignals implements Signals {
             throw new IllegalArgumentException("refusing to signal process group " + pgid + ": this JVM (pid "
                     + nat.selfPid() + ") is in it; nothing was sent. Use Signals.allowingSelf() if that is meant");
         }
+        if (!allowSelf) {
+            for (ProcessInfo a : ancestors()) {
+                if (a.pgid() == pgid) {
+                    throw new IllegalArgumentException("refusing to signal process group " + pgid + ": it holds pid "
+                            + a.pid() + " (" + a.comm() + "), an ancestor of this JVM (pid " + nat.selfPid()
+                            + "); nothing was sent. Use Signals.allowingSelf() if that is meant");
+                }
+            }
+        }
     }
 
     @Override
     public String toString() {
-        return "LinuxSignals[" + table + (allowSelf ? ", self allowed" : "") + "]";
+        return "LinuxSignals[" + table + (allowSelf ? ", self allowed" : "") + (allowInit ? ", init allowed" : "")
+                + "]";
     }
 }

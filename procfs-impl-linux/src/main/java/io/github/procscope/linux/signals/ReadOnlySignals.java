@@ -37,6 +37,21 @@ final class ReadOnlySignals implements Signals {
     }
 
     @Override
+    public Signals allowingInit() {
+        return this;
+    }
+
+    @Override
+    public ProcessKey key(long pid) {
+        return reader.table().key(pid);
+    }
+
+    @Override
+    public ProcessKey key(ProcessHandle handle) {
+        throw refused();
+    }
+
+    @Override
     public SendResult send(ProcessKey target, Signal signal) {
         throw refused();
     }

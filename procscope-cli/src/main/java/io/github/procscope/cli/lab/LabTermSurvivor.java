@@ -14,7 +14,9 @@ public final class LabTermSurvivor {
 
     /** @param args unused */
     public static void main(String[] args) throws InterruptedException {
-        try (PreemptionGuard guard = PreemptionGuard.install(Signal.TERM)) {
+        // It means to survive every TERM: a second one must not exit, as it would by default.
+        try (PreemptionGuard guard = PreemptionGuard.builder().signals(java.util.List.of(Signal.TERM))
+                .exitOnSecondSignal(false).install()) {
             guard.addListener(r -> {
                 System.out.println("TERM caught, carrying on");
                 System.out.flush();

@@ -1,0 +1,122 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.testing.Commands;
+import io.github.procscope.testing.Spawned;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A guarded program blocked before its next step boundary (opening a FIFO no one writes) ends on the second
+ * TERM, and on the deadline after the first, with 143 and its shutdown hooks run; with escalation off it
+ * stays blocked. Arrivals are ordered as the JVM dispatched them, not as their handler threads ran (a
+ * second signal sent once the first one's handler thread exists must come second).
+ */
+class GuardEscalationTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(60);
+    private final Spawned spawned = new Spawned();
+
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void end() {
+        spawned.close();
+    }
+
+    private Process blocked(String mode) throws Exception {
+        Path fifo = dir.resolve("fifo-" + mode.replace('=', '-'));
+        Commands.run("mkfifo", fifo.toString());
+        Process p = spawned.startJava(List.of(), BlockedGuardedMain.class, fifo.toString(), mode);
+        assertEquals("ready", Spawned.readLine(p, TIMEOUT));
+        Thread.sleep(300); // into open(2) on the FIFO
+        return p;
+    }
+
+    private static void term(Process p) throws Exception {
+        Commands.run("kill", "-TERM", Long.toString(p.pid()));
+    }
+
+    private static List<String> rest(Process p) {
+        List<String> lines = new ArrayList<>();
+        try {
+            while (true) {
+                lines.add(Spawned.readLine(p, TIMEOUT));
+            }
+        } catch (AssertionError | RuntimeException e) {
+            return lines; // end of output
+        }
+    }
+
+    @Test
+    void aBlockedGuardedProgramEndsOnTheSecondTerm() throws Exception {
+        Process p = blocked("second");
+        term(p);
+        assertEquals("request TERM", Spawned.readLine(p, TIMEOUT));
+        assertFalse(p.waitFor(1, TimeUnit.SECONDS), "one TERM is a request: the program may still checkpoint");
+        term(p);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the second TERM ends it");
+        assertEquals(143, p.exitValue());
+        List<String> rest = rest(p);
+        assertTrue(rest.contains("hook ran"), rest.toString());
+    }
+
+    @Test
+    void aBlockedGuardedProgramEndsOnTheDeadlineAfterTheFirstTerm() throws Exception {
+        Process p = blocked("deadline=800");
+        long t0 = System.nanoTime();
+        term(p);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the deadline ends it");
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertTrue(ms >= 700, "not before the deadline: " + ms + " ms");
+        assertEquals(143, p.exitValue());
+        List<String> rest = rest(p);
+        assertTrue(rest.contains("request TERM") && rest.contains("hook ran"), rest.toString());
+    }
+
+    @Test
+    void withEscalationOffRepeatsAreOnlyRecorded() throws Exception {
+        Process p = blocked("none");
+        term(p);
+        term(p);
+        assertFalse(p.waitFor(2, TimeUnit.SECONDS), "still blocked, as asked");
+        assertEquals("request TERM", Spawned.readLine(p, TIMEOUT));
+        assertEquals("request TERM", Spawned.readLine(p, TIMEOUT));
+    }
+
+    @Test
+    void differentSignalsDoNotEscalate() throws Exception {
+        Process p = blocked("second");
+        Commands.run("kill", "-USR1", Long.toString(p.pid()));
+        assertEquals("request USR1", Spawned.readLine(p, TIMEOUT));
+        term(p);
+        assertEquals("request TERM", Spawned.readLine(p, TIMEOUT));
+        assertFalse(p.waitFor(1, TimeUnit.SECONDS), "USR1 then TERM is no repeat");
+        term(p);
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(143, p.exitValue());
+    }
+
+    @Test
+    void theFirstRequestIsTheFirstToArriveNotTheFirstHandlerToRun() throws Exception {
+        Process p = spawned.startJava(List.of(), GuardOrderProbe.class, "40");
+        List<String> lines = new ArrayList<>();
+        String line;
+        do {
+            line = Spawned.readLine(p, Duration.ofSeconds(120));
+            lines.add(line);
+        } while (!line.startsWith("rounds "));
+        assertEquals("rounds 40 wrong 0", line, lines.toString());
+        System.out.println("GuardEscalationTest order: " + line);
+    }
+}
