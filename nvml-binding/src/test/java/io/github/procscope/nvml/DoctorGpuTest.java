@@ -2,6 +2,7 @@ package io.github.procscope.nvml;
 
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.linux.LinuxDoctor;
@@ -47,16 +48,18 @@ class DoctorGpuTest {
             List<Finding> idle = d.of(FindingKind.GPU_IDLE_HOLDING);
             assertEquals(1, idle.size(), d.toString());
             Finding f = idle.get(0);
-            assertEquals(1, f.evidence().get("gpu"));
-            assertEquals(37 * GIB, f.evidence().get("memoryUsedBytes"));
-            assertEquals(0.0, f.evidence().get("meanUtilizationPercent"));
-            assertTrue(((Number) f.evidence().get("samples")).intValue() >= 3, f.toString());
+            Evidence.GpuIdleHolding e = (Evidence.GpuIdleHolding) f.evidence();
+            assertEquals(1, e.deviceIndex());
+            assertEquals(java.util.OptionalLong.of(37 * GIB), e.minMemoryUsedBytes());
+            assertEquals(java.util.OptionalDouble.of(0.0), e.meanGpuUtilizationPercent());
+            assertTrue(e.samples() >= 3, f.toString());
             assertEquals(List.of(Math.min(orphan, self), Math.max(orphan, self)), f.pids());
 
             Finding ghost = d.of(FindingKind.GPU_GHOST).stream().filter(g -> g.pids().equals(List.of(orphan)))
                     .findFirst().orElseThrow(() -> new AssertionError("no ghost " + orphan + ": " + d));
-            assertEquals("sleep", ghost.evidence().get("comm"));
-            assertEquals(30 * GIB, ghost.evidence().get("usedMemoryBytes"));
+            Evidence.GpuGhost ge = (Evidence.GpuGhost) ghost.evidence();
+            assertEquals("sleep", ge.comm());
+            assertEquals(java.util.OptionalLong.of(30 * GIB), ge.usedMemoryBytes());
             assertTrue(d.of(FindingKind.GPU_GHOST).stream().noneMatch(g -> g.pids().contains(self)),
                     "this JVM's parent is alive");
 

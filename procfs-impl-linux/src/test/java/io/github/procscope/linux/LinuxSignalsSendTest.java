@@ -55,7 +55,7 @@ class LinuxSignalsSendTest {
         assertTrue(r.explanation().contains(Long.toString(p.pid())), r.explanation());
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
         ExitStatus status = ExitStatus.fromShellStatus(p.exitValue());
-        assertEquals(Optional.of(Signal.TERM), status.signal());
+        assertEquals(new ExitStatus.Killed(Signal.TERM, false, ExitStatus.Source.SHELL_CONVENTION), status);
         Spawned.await(TIMEOUT, "the pid to be gone", () -> !signals.isAlive(key));
     }
 

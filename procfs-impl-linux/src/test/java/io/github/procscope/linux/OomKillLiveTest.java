@@ -2,6 +2,7 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.OomKill;
@@ -47,9 +48,10 @@ class OomKillLiveTest {
             Diagnosis d = LinuxDoctor.system().examine(DoctorOptions.defaults().withSampleWindow(Duration.ZERO));
             Finding f = d.of(FindingKind.OOM_KILL).stream().filter(x -> x.pids().equals(List.of(pid))).findFirst()
                     .orElseThrow(() -> new AssertionError("doctor missed the kill of " + pid + ": " + d));
-            assertEquals("oom_hog", f.evidence().get("comm"));
-            assertEquals(cg.path(), f.evidence().get("cgroup"));
-            assertEquals(anon, f.evidence().get("anonRssBytes"));
+            OomKill kill = ((Evidence.OomKilled) f.evidence()).kill();
+            assertEquals("oom_hog", kill.comm());
+            assertEquals(java.util.Optional.of(cg.path()), kill.cgroup());
+            assertEquals(anon, kill.anonRssBytes().orElseThrow());
             assertTrue(d.hasWarnings());
         }
     }
