@@ -3,15 +3,22 @@ package io.github.procscope.cli;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * nvml-binding's NVML test double ({@code nvml-binding/src/test/c/nvml_double.c}), compiled by this module's
- * build into {@code target/nvml-double/full/libnvidia-ml.so.1}. The tool loads it as it loads the driver's
+ * nvml-binding's NVML test double ({@code nvml-binding/src/test/c/nvml_double.c}), compiled once by that
+ * module's build and found here on the test class path, in nvml-binding's test classes or test-jar, as
+ * {@code nvml-double/full/libnvidia-ml.so.1} (copied out to a file when it sits in a jar). The tool loads it as it loads the driver's
  * library, through the system property {@code procscope.nvml.library}; the tests script it through its
  * exported control functions, loaded from the same file (so the same state).
  */
@@ -46,12 +53,37 @@ final class NvmlDouble {
     private NvmlDouble() {
     }
 
-    static Path library() {
-        String p = System.getProperty("procscope.test.nvmlDouble", "target/nvml-double/full/libnvidia-ml.so.1");
-        Path lib = Path.of(p).toAbsolutePath();
-        assertTrue(Files.isRegularFile(lib), "the NVML test double was not built: " + lib
-                + " (the build compiles nvml-binding/src/test/c/nvml_double.c with gcc)");
-        return lib;
+    private static final String RESOURCE = "nvml-double/full/libnvidia-ml.so.1";
+    private static Path library;
+
+    static synchronized Path library() {
+        if (library == null) {
+            library = locate();
+        }
+        return library;
+    }
+
+    private static Path locate() {
+        URL url = NvmlDouble.class.getClassLoader().getResource(RESOURCE);
+        assertNotNull(url, "the NVML test double is not on the test class path as " + RESOURCE
+                + " (nvml-binding's build compiles src/test/c/nvml_double.c with gcc into its test classes)");
+        try {
+            if ("file".equals(url.getProtocol())) {
+                Path lib = Path.of(url.toURI());
+                assertTrue(Files.isRegularFile(lib), "not a file: " + lib);
+                return lib;
+            }
+            Path dir = Files.createTempDirectory("nvml-double");
+            Path lib = dir.resolve("libnvidia-ml.so.1");
+            try (InputStream in = url.openStream()) {
+                Files.copy(in, lib);
+            }
+            lib.toFile().deleteOnExit();
+            dir.toFile().deleteOnExit();
+            return lib;
+        } catch (IOException | URISyntaxException e) {
+            throw new UncheckedIOException(new IOException("cannot read the NVML test double at " + url, e));
+        }
     }
 
     /** @return the double, reset to its two default GPUs; fails if a previous run left NVML initialized */

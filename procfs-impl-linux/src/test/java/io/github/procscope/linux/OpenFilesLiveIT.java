@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@link LinuxOpenFiles} against processes this test starts, cross-checked with {@code lsof} and {@code df}. */
-class OpenFilesLiveTest {
+class OpenFilesLiveIT {
     private static final long MIB = 1 << 20;
     private final LinuxOpenFiles files = LinuxOpenFiles.system();
     private final LinuxSystemResources system = LinuxSystemResources.system();

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Stopping whole trees: descendants, a grandchild that ignores TERM, orphans, children forked late. */
-class TreeStopTest {
+class TreeStopIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Spawned spawned = new Spawned();

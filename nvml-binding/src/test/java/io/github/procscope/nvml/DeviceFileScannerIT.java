@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Finding GPU users through their open {@code /dev/nvidia*} descriptors. */
-class DeviceFileScannerTest {
+class DeviceFileScannerIT {
 
     @Test
     void devicesAndControlFilesAreTold(@TempDir Path dir) throws IOException {

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * What an unprivileged user sees: a child JVM run as {@code nobody} (through {@code setpriv}) snapshots
  * every process and reads what it may; what it may not read is empty or a typed denial, never a crash.
  */
-class NonRootTest {
+class NonRootIT {
 
     @Test
     void nobodySnapshotsEveryProcessWithoutCrashing(@TempDir Path tmp) throws Exception {

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * Memory, file and disk subcommands on this machine, each cross-checked with the classic tool where it exists
  * ({@code pmap}, {@code free}, {@code df}, {@code du}), on processes and files this test makes.
  */
-class LiveResourceCommandsTest {
+class LiveResourceCommandsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MIB = 1L << 20;
 

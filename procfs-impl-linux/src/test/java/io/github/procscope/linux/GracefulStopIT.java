@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Graceful stops of single processes and groups, each run twice: waiting on pidfds, and polling
  * {@code /proc} with the backoff.
  */
-class GracefulStopTest {
+class GracefulStopIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Spawned spawned = new Spawned();

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Guarded child JVMs ({@link GuardedMain}): TERM, and starts under nohup and -Xrs. */
-class PreemptionGuardChildTest {
+class PreemptionGuardChildIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private final Spawned spawned = new Spawned();

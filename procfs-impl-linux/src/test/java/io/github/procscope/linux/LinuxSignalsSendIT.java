@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Sending single signals to processes this test starts: delivery, refusals, zombies, groups. */
-class LinuxSignalsSendTest {
+class LinuxSignalsSendIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Spawned spawned = new Spawned();

@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class NativeAccessTest {
+class NativeAccessIT {
     private final Spawned spawned = new Spawned();
 
     @AfterEach

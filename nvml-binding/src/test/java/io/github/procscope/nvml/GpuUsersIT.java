@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** GPU processes joined with the process table: run roots, ghosts, pids not visible here, fd-only users. */
-class GpuUsersTest {
+class GpuUsersIT {
 
     @AfterEach
     void nothingLeftInitialized() {

@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The live system, against processes this test starts and ends by pid, cross-checked with ps. */
-class LiveProcessTest {
+class LiveProcessIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private final LinuxProcfs proc = LinuxProcfs.system();

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Snapshots taken while 1,000 short-lived processes come and go: processes vanish between listing and
  * reading, and in the middle of a read. Nothing may throw and no record may mix two processes.
  */
-class ChurnTest {
+class ChurnIT {
     private final LinuxProcfs proc = LinuxProcfs.system();
     private final Spawned spawned = new Spawned();
 

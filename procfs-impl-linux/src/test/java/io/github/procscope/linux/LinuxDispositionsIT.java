@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Dispositions from a hand-written /proc tree (per-thread masks) and from live processes. */
-class LinuxDispositionsTest {
+class LinuxDispositionsIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private final Spawned spawned = new Spawned();
 
@@ -30,7 +30,7 @@ class LinuxDispositionsTest {
     }
 
     private static LinuxSignals fixture() throws URISyntaxException {
-        Path root = Path.of(LinuxDispositionsTest.class.getResource("/signals-proc").toURI());
+        Path root = Path.of(LinuxDispositionsIT.class.getResource("/signals-proc").toURI());
         return LinuxSignals.using(LinuxProcfs.builder(root).clockTicksPerSecond(100).pageSizeBytes(4096).build());
     }
 

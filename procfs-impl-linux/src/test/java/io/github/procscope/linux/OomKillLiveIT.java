@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** A real OOM kill in a memory cgroup with a 48 MiB limit, found in the kernel log and by the doctor. */
-class OomKillLiveTest {
+class OomKillLiveIT {
     private static final long LIMIT = 48L << 20;
 
     @Test

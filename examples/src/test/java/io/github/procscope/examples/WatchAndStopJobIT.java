@@ -14,7 +14,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class WatchAndStopJobTest {
+class WatchAndStopJobIT {
 
     @Test
     void watchesTheWholeTreeAndLeavesNothingBehind() throws Exception {

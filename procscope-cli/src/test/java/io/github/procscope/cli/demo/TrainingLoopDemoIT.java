@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class TrainingLoopDemoTest {
+class TrainingLoopDemoIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
 
     private final Spawned spawned = new Spawned();

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@link LinuxSystemResources#directoryUsage} on trees this test builds, against {@code du}. */
-class DirectoryUsageLiveTest {
+class DirectoryUsageLiveIT {
     private static final long MIB = 1 << 20;
     private final LinuxSystemResources system = LinuxSystemResources.system();
 

@@ -17,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * every one refused with a message, and nothing sent. The attempts run in {@link RefusalProbe}, a child
  * JVM in a session of its own whose guard records whatever reaches it.
  */
-class RefusalTest {
+class RefusalIT {
     private final Spawned spawned = new Spawned();
 
     @AfterEach

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The whole lab, run for real: every file, every number of lab.json, and nothing left running. */
-class LabTest {
+class LabIT {
     private static final long MIB = 1L << 20;
 
     @Test

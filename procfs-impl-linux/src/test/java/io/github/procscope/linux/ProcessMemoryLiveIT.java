@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** {@link LinuxProcessMemory} against processes this test starts, cross-checked with {@code ps} and {@code pmap}. */
-class ProcessMemoryLiveTest {
+class ProcessMemoryLiveIT {
     private static final long MIB = 1 << 20;
     private final LinuxProcessMemory memory = LinuxProcessMemory.system();
 

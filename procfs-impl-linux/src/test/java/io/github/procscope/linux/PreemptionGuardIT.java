@@ -18,9 +18,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The guard inside this JVM, with WINCH (ignored by default, so a stray one does no harm) standing in
- * for TERM; the TERM, nohup and -Xrs cases run in child JVMs ({@link PreemptionGuardChildTest}).
+ * for TERM; the TERM, nohup and -Xrs cases run in child JVMs ({@link PreemptionGuardChildIT}).
  */
-class PreemptionGuardTest {
+class PreemptionGuardIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private final LinuxProcfs proc = LinuxProcfs.system();
     private final long self = ProcessHandle.current().pid();

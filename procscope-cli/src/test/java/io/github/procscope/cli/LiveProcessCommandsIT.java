@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Process subcommands on processes this test starts (and ends, by pid, through {@link Spawned}): ps against
  * {@code ps}, tree, threads, signals, stop, watch and demo-train.
  */
-class LiveProcessCommandsTest {
+class LiveProcessCommandsIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 

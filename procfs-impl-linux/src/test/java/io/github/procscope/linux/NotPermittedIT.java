@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * What a user without the right to signal a process sees: a child JVM running as {@code nobody}
  * ({@code setpriv}) tries to send TERM to, and to stop, a {@code sleep} this (root) test owns.
  */
-class NotPermittedTest {
+class NotPermittedIT {
     private final Spawned spawned = new Spawned();
 
     @TempDir

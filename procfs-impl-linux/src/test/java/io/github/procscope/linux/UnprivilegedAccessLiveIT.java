@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * of a root process this test starts and gets typed errors, never partial results; the system-wide scan
  * says it could not read everything.
  */
-class UnprivilegedAccessLiveTest {
+class UnprivilegedAccessLiveIT {
     @Test
     void anotherUsersProcessIsRefusedWithATypedError() throws Exception {
         assumeTrue(Unprivileged.available(), "needs root and setpriv to drop to nobody");

@@ -41,7 +41,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code iostat}. Other work on the machine moves the figures between two readings, so each comparison
  * brackets the tool's reading between two of ours where the figure can move.
  */
-class SystemResourcesLiveTest {
+class SystemResourcesLiveIT {
     private static final long MIB = 1 << 20;
     private final LinuxSystemResources system = LinuxSystemResources.system();
 

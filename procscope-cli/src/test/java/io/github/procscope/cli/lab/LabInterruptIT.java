@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Ctrl-C in the middle of the lab: the helpers it had started are ended by pid on the way out. */
-class LabInterruptTest {
+class LabInterruptIT {
 
     @Test
     void interruptingTheLabEndsItsHelpers(@TempDir Path tmp) throws Exception {

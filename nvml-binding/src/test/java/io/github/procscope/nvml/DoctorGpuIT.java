@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The doctor's GPU checks through the NVML test double: an idle GPU holding memory, and a ghost. */
-class DoctorGpuTest {
+class DoctorGpuIT {
 
     @Test
     void idleHoldingGpuAndGhostAreFoundWithTheirPids() {

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The monitor over the double: windows, summaries, the idle-holding verdict, listeners, lost GPUs. */
-class GpuMonitorTest {
+class GpuMonitorIT {
 
     @AfterEach
     void nothingLeftInitialized() {
