@@ -206,7 +206,7 @@ class OpenFilesLiveIT {
             assertEquals(big.toString(), found.path());
             assertEquals(64 * MIB, found.sizeBytes());
             assertEquals(64 * MIB, found.allocatedBytes());
-            assertEquals("memhelper", found.command());
+            assertEquals("memhelper", found.comm());
             assertEquals(held.device().orElseThrow(), found.device());
             DeletedSpace space = scan.fileSystems().stream().filter(s -> s.device().equals(found.device()))
                     .findFirst().orElseThrow();

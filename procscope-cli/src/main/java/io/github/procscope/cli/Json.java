@@ -20,8 +20,9 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * The JSON conventions of every subcommand: bytes as integers in fields named {@code ...Bytes}, instants as
- * ISO-8601 strings, durations as seconds in fields named {@code ...Seconds}, and an absent fact as
+ * The JSON conventions of every subcommand: a field is named as the library's accessor for its fact; bytes as
+ * integers in fields named {@code ...Bytes}, instants as ISO-8601 strings, a {@code Duration} accessor
+ * {@code x()} as seconds in a field named {@code xSeconds}, and an absent fact as
  * {@code null}, never as 0, -1 or an empty string. A record of the API is written by {@link #of(Object)}:
  * one field per component, named as its accessor.
  */

@@ -155,8 +155,8 @@ class LiveProcessCommandsIT {
         JsonNode p = r.get("processes").get(0);
         assertEquals(sleep.pid(), p.get("pid").asLong());
         assertEquals("sleep", p.get("comm").asText());
-        assertEquals("TERM", p.get("endedBy").asText());
-        assertTrue(p.get("seconds").asDouble() >= 0 && p.get("seconds").asDouble() < 20, r.toString());
+        assertEquals("TERM", p.get("ending").asText());
+        assertTrue(p.get("afterSeconds").asDouble() >= 0 && p.get("afterSeconds").asDouble() < 20, r.toString());
         // The tool runs inside this test's JVM, which started the sleep: whether its exit status is known depends on
         // whether the JDK's own reaper collected it first. When it is known, it must say TERM.
         assertTrue(p.get("exitStatus").isNull() || p.get("exitStatus").asInt() == 143, r.toString());
@@ -182,7 +182,7 @@ class LiveProcessCommandsIT {
         assertTrue(report.get("allGone").asBoolean(), report.toString());
         assertEquals(3, report.get("processes").size(), report.toString());
         for (JsonNode p : report.get("processes")) {
-            assertEquals("KILL", p.get("endedBy").asText(), p.toString());
+            assertEquals("KILL", p.get("ending").asText(), p.toString());
         }
         Set<Long> pids = new HashSet<>();
         report.get("processes").forEach(p -> pids.add(p.get("pid").asLong()));
@@ -277,7 +277,7 @@ class LiveProcessCommandsIT {
                 "--steps", "100000", "--step-ms", "20");
         assertEquals("step 1", Spawned.readLine(train, TIMEOUT));
         JsonNode report = json(CliRun.of("--json", "stop", Long.toString(train.pid()), "--grace", "60s"));
-        assertEquals("TERM", report.get("processes").get(0).get("endedBy").asText(), report.toString());
+        assertEquals("TERM", report.get("processes").get(0).get("ending").asText(), report.toString());
         assertTrue(train.waitFor(60, TimeUnit.SECONDS));
         assertEquals(143, train.exitValue(), "the JVM handled TERM, checkpointed and exited with 128 + 15");
         String last = "";

@@ -62,11 +62,11 @@ class LiveResourceCommandsIT {
         assertTrue(t.get("rssBytes").asLong() - before.get("rssBytes").asLong() < 10 * MIB, t.toString());
         boolean found = false;
         for (JsonNode r : after.get("regions")) {
-            if (Long.parseUnsignedLong(r.get("start").asText(), 16) == Long.parseUnsignedLong(address.replace("0x", ""), 16)) {
+            if (Long.parseUnsignedLong(r.get("startAddress").asText(), 16) == Long.parseUnsignedLong(address.replace("0x", ""), 16)) {
                 found = true;
                 assertEquals(300 * MIB, r.get("sizeBytes").asLong(), r.toString());
                 assertEquals("ANONYMOUS", r.get("kind").asText());
-                assertTrue(r.get("path").isNull(), "absent, not an empty string");
+                assertTrue(r.get("pathname").isNull(), "absent, not an empty string");
             }
         }
         assertTrue(found, "the reservation at " + address + " is listed");
@@ -131,7 +131,7 @@ class LiveResourceCommandsIT {
         assertEquals(file.toString(), holder.get("path").asText());
         assertEquals(8 * MIB, holder.get("sizeBytes").asLong());
         assertEquals("memhelper", holder.get("comm").asText());
-        assertTrue(scan.get("totalBytes").asLong() >= 8 * MIB, scan.toString());
+        assertTrue(scan.get("totalAllocatedBytes").asLong() >= 8 * MIB, scan.toString());
         JsonNode fds = json("--json", "fds", Long.toString(p.pid()));
         boolean marked = false;
         for (JsonNode f : fds) {
@@ -157,7 +157,7 @@ class LiveResourceCommandsIT {
         assertEquals(Long.parseLong(mem[1]), m.get("totalBytes").asLong());
         assertEquals(Long.parseLong(mem[6]), m.get("availableBytes").asLong(), 256 * MIB, "available moves a little");
         assertEquals(m.get("totalBytes").asLong() - m.get("availableBytes").asLong(), m.get("usedBytes").asLong());
-        for (String f : new String[] {"freeBytes", "buffersBytes", "cachedBytes", "swapTotalBytes", "swapFreeBytes"}) {
+        for (String f : new String[] {"freeBytes", "buffersBytes", "cacheBytes", "swapTotalBytes", "swapFreeBytes"}) {
             assertTrue(m.get(f).isIntegralNumber() && m.get(f).asLong() >= 0, f);
         }
     }
@@ -203,7 +203,7 @@ class LiveResourceCommandsIT {
         assertEquals(Long.parseLong(Commands.run("du", "-sb", root.toString()).split("\\s+")[0]),
                 u.get("apparentBytes").asLong());
         assertEquals(2, u.get("entries").size());
-        assertTrue(u.get("entries").get(0).get("bytes").asLong() >= u.get("entries").get(1).get("bytes").asLong(),
+        assertTrue(u.get("entries").get(0).get("allocatedBytes").asLong() >= u.get("entries").get(1).get("allocatedBytes").asLong(),
                 "largest first");
         assertEquals(3, u.get("files").asLong(), "big.bin, small.txt and sparse.img: the hard link to big.bin counted once");
     }
@@ -214,17 +214,17 @@ class LiveResourceCommandsIT {
         assertTrue(arr.size() % 2 == 0, arr.toString());
         Set<String> devices = new HashSet<>();
         for (JsonNode s : arr) {
-            devices.add(s.get("device").asText());
-            for (String f : new String[] {"readsPerSecond", "writesPerSecond", "readKBPerSecond", "writeKBPerSecond",
-                    "readAwaitMs", "writeAwaitMs", "queueSize", "utilPercent", "intervalSeconds"}) {
+            devices.add(s.get("name").asText());
+            for (String f : new String[] {"readsPerSecond", "writesPerSecond", "readKilobytesPerSecond", "writeKilobytesPerSecond",
+                    "readAwaitMillis", "writeAwaitMillis", "averageQueueSize", "utilizationPercent", "intervalSeconds"}) {
                 assertTrue(s.get(f).isNumber() && s.get(f).asDouble() >= 0, f + " in " + s);
             }
-            assertTrue(s.get("utilPercent").asDouble() <= 100.0 + 1e-9, s.toString());
+            assertTrue(s.get("utilizationPercent").asDouble() <= 100.0 + 1e-9, s.toString());
         }
         assertEquals(arr.size() / 2, devices.size(), "each device once per report");
         JsonNode boot = json("--json", "iostat");
         for (JsonNode s : boot) {
-            assertTrue(devices.contains(s.get("device").asText()) || s.get("device").asText().startsWith("loop"),
+            assertTrue(devices.contains(s.get("name").asText()) || s.get("name").asText().startsWith("loop"),
                     "the same devices: " + s);
         }
     }
