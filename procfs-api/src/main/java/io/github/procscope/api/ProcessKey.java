@@ -21,6 +21,26 @@ public record ProcessKey(long pid, long startTimeTicks) {
         }
     }
 
+    /**
+     * Checks that a key read now names the same process as this one: the check behind every read that
+     * takes a {@code ProcessKey}.
+     *
+     * @param current the key of the process that holds this pid now
+     * @throws NoSuchProcessException   if it started at another time: the process this key names is gone
+     *                                  and its pid was reused
+     * @throws IllegalArgumentException if {@code current} is for another pid
+     */
+    public void requireSameAs(ProcessKey current) {
+        if (current.pid != pid) {
+            throw new IllegalArgumentException("keys of different pids compared: " + this + " and " + current);
+        }
+        if (current.startTimeTicks != startTimeTicks) {
+            throw new NoSuchProcessException(pid, "no such process: pid " + pid
+                    + " now belongs to a process started at tick " + current.startTimeTicks
+                    + ", not the one started at tick " + startTimeTicks + " (the pid was reused)");
+        }
+    }
+
     @Override
     public String toString() {
         return pid + "@" + startTimeTicks;
