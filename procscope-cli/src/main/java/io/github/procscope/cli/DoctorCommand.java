@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -146,12 +147,12 @@ final class DoctorCommand implements Callable<Integer> {
 
     private static String evidence(Evidence ev) {
         List<String> parts = new ArrayList<>();
-        Json.of(ev).fields().forEachRemaining(e -> {
-            if (!e.getValue().isNull()) {
-                JsonNode v = e.getValue();
+        for (Map.Entry<String, JsonNode> e : Json.of(ev).properties()) {
+            JsonNode v = e.getValue();
+            if (!v.isNull()) {
                 parts.add(e.getKey() + "=" + shorten(Table.printable(v.isValueNode() ? v.asText() : v.toString())));
             }
-        });
+        }
         return String.join(", ", parts);
     }
 
