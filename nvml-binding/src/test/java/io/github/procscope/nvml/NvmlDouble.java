@@ -85,7 +85,7 @@ final class NvmlDouble {
     /** @return the library file of a variant */
     static Path library(String variant) {
         String dir = System.getProperty("procscope.test.nvmlDouble");
-        Path base = dir == null ? Path.of("target", "nvml-double") : Path.of(dir);
+        Path base = dir == null ? Path.of("target", "test-classes", "nvml-double") : Path.of(dir);
         Path lib = base.resolve(variant).resolve("libnvidia-ml.so.1").toAbsolutePath();
         assertTrue(Files.isRegularFile(lib), "the NVML test double was not built: " + lib
                 + " (the build compiles src/test/c/nvml_double.c with gcc in generate-test-resources)");

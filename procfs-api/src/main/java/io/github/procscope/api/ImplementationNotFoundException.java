@@ -1,5 +1,7 @@
 package io.github.procscope.api;
 
+import java.util.Objects;
+
 /**
  * No implementation of a procscope service was found through {@link java.util.ServiceLoader}: the
  * implementation module is missing from the class path.
@@ -13,7 +15,7 @@ public class ImplementationNotFoundException extends ProcscopeException {
      */
     public ImplementationNotFoundException(Class<?> service, String artifact) {
         super("no implementation of " + service.getName() + " on the class path: add the dependency "
-                + "io.github.procscope:" + artifact + " (it registers one through java.util.ServiceLoader)");
+                + "io.github.procscope:" + Objects.requireNonNull(artifact, "artifact") + " (it registers one through java.util.ServiceLoader)");
     }
 
     /**
@@ -22,7 +24,8 @@ public class ImplementationNotFoundException extends ProcscopeException {
      * @param cause    the provider that failed to load
      */
     public ImplementationNotFoundException(Class<?> service, String artifact, Throwable cause) {
-        super("the implementation of " + service.getName() + " from io.github.procscope:" + artifact
+        super("the implementation of " + service.getName() + " from io.github.procscope:"
+                + Objects.requireNonNull(artifact, "artifact")
                 + " failed to load: " + cause.getMessage(), cause);
     }
 }

@@ -1,5 +1,7 @@
 package io.github.procscope.api;
 
+import java.util.Objects;
+
 /**
  * A system call that procscope reaches through a native binding (for example {@code statvfs(3)} or
  * {@code stat(2)} with block counts) could not be bound on this platform: the native support library
@@ -14,7 +16,8 @@ public class NativeUnavailableException extends ProcscopeException {
      * @param reason why it is not available and what the user can do
      */
     public NativeUnavailableException(String call, String reason) {
-        super("cannot call " + call + " natively: " + reason);
+        super("cannot call " + Objects.requireNonNull(call, "call") + " natively: "
+                + Objects.requireNonNull(reason, "reason"));
     }
 
     /**
@@ -23,6 +26,7 @@ public class NativeUnavailableException extends ProcscopeException {
      * @param cause  the loading failure
      */
     public NativeUnavailableException(String call, String reason, Throwable cause) {
-        super("cannot call " + call + " natively: " + reason, cause);
+        super("cannot call " + Objects.requireNonNull(call, "call") + " natively: "
+                + Objects.requireNonNull(reason, "reason"), Objects.requireNonNull(cause, "cause"));
     }
 }

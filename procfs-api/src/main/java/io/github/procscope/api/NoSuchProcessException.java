@@ -1,5 +1,7 @@
 package io.github.procscope.api;
 
+import java.util.Objects;
+
 /**
  * The process (or thread) does not exist: it exited (possibly while being read), it was never there,
  * or its pid now belongs to a different process than the {@link ProcessKey} named.
@@ -21,7 +23,7 @@ public class NoSuchProcessException extends ProcscopeException {
      * @param message a message naming the pid and the reason
      */
     public NoSuchProcessException(long pid, String message) {
-        super(message);
+        super(Objects.requireNonNull(message, "message"));
         this.pid = pid;
     }
 

@@ -109,12 +109,12 @@ public record ProcessInfo(
     }
 
     /** @return CPU time spent in user mode (field 14) */
-    public Duration userCpu() {
+    public Duration userTime() {
         return stat.userTime();
     }
 
     /** @return CPU time spent in kernel mode (field 15) */
-    public Duration systemCpu() {
+    public Duration systemTime() {
         return stat.systemTime();
     }
 

@@ -65,6 +65,32 @@ public record ProcessKey(long pid, long startTimeTicks, OptionalLong pidfsInode)
         return pidfsInode.isEmpty() ? this : new ProcessKey(pid, startTimeTicks);
     }
 
+    /**
+     * Checks that a key read now names the same process as this one: the check behind every read that
+     * takes a {@code ProcessKey}. Where both keys carry a pidfs inode, the inodes decide; else the start times.
+     *
+     * @param current the key of the process that holds this pid now
+     * @throws NoSuchProcessException   if it started at another time: the process this key names is gone
+     *                                  and its pid was reused
+     * @throws IllegalArgumentException if {@code current} is for another pid
+     */
+    public void requireSameAs(ProcessKey current) {
+        if (current.pid != pid) {
+            throw new IllegalArgumentException("keys of different pids compared: " + this + " and " + current);
+        }
+        if (pidfsInode.isPresent() && current.pidfsInode.isPresent()
+                && pidfsInode.getAsLong() != current.pidfsInode.getAsLong()) {
+            throw new NoSuchProcessException(pid, "no such process: pid " + pid + " now belongs to another process"
+                    + " (pidfs inode " + current.pidfsInode.getAsLong() + ", not " + pidfsInode.getAsLong()
+                    + "): the pid was reused");
+        }
+        if (current.startTimeTicks != startTimeTicks) {
+            throw new NoSuchProcessException(pid, "no such process: pid " + pid
+                    + " now belongs to a process started at tick " + current.startTimeTicks
+                    + ", not the one started at tick " + startTimeTicks + " (the pid was reused)");
+        }
+    }
+
     /** @return {@code pid@ticks}, and {@code /inode} when there is one */
     @Override
     public String toString() {

@@ -83,12 +83,56 @@ public interface ProcessTable {
      */
     default ProcessInfo process(ProcessKey key, Set<Facet> facets) {
         ProcessInfo p = process(key.pid(), facets);
-        if (p.startTimeTicks() != key.startTimeTicks()) {
-            throw new NoSuchProcessException(key.pid(), "no such process: pid " + key.pid()
-                    + " now belongs to a process started at tick " + p.startTimeTicks()
-                    + ", not the one started at tick " + key.startTimeTicks() + " (the pid was reused)");
-        }
+        key.requireSameAs(p.key());
         return p;
+    }
+
+    /**
+     * @param key a process identity
+     * @return the process, if the pid still belongs to the process that {@code key} names
+     * @throws NoSuchProcessException if the process is gone or its pid now names another process
+     */
+    default ProcessInfo process(ProcessKey key) {
+        return process(key, Set.of());
+    }
+
+    /**
+     * Reads {@code /proc/PID/status}, then checks that the pid still names the process {@code key} names
+     * (a reading of a process that replaced it is never returned).
+     *
+     * @param key a process identity
+     * @return the facts of its {@code /proc/PID/status}
+     * @throws NoSuchProcessException       if it is gone or its pid now names another process
+     * @throws ProcessAccessDeniedException if the kernel refuses to show it
+     */
+    default ProcessStatus status(ProcessKey key) {
+        ProcessStatus s = status(key.pid());
+        key.requireSameAs(key(key.pid()));
+        return s;
+    }
+
+    /**
+     * @param key a process identity
+     * @return its argument vector, read and then checked against {@code key}
+     * @throws NoSuchProcessException       if it is gone or its pid now names another process
+     * @throws ProcessAccessDeniedException if the kernel refuses to show it
+     */
+    default List<String> cmdline(ProcessKey key) {
+        List<String> c = cmdline(key.pid());
+        key.requireSameAs(key(key.pid()));
+        return c;
+    }
+
+    /**
+     * @param key    a process identity
+     * @param facets as for {@link #threads(long, Set)}
+     * @return its threads, read and then checked against {@code key}
+     * @throws NoSuchProcessException if it is gone or its pid now names another process
+     */
+    default List<ThreadInfo> threads(ProcessKey key, Set<Facet> facets) {
+        List<ThreadInfo> t = threads(key.pid(), facets);
+        key.requireSameAs(key(key.pid()));
+        return t;
     }
 
     /**

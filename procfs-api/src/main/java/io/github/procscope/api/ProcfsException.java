@@ -18,7 +18,7 @@ public class ProcfsException extends ProcscopeException {
      * @param message what went wrong with it
      */
     public ProcfsException(Path file, String message) {
-        super(message);
+        super(Objects.requireNonNull(message, "message"));
         this.file = Objects.requireNonNull(file, "file").toString();
     }
 
@@ -28,7 +28,7 @@ public class ProcfsException extends ProcscopeException {
      * @param cause   the underlying I/O failure
      */
     public ProcfsException(Path file, String message, Throwable cause) {
-        super(message, cause);
+        super(Objects.requireNonNull(message, "message"), Objects.requireNonNull(cause, "cause"));
         this.file = Objects.requireNonNull(file, "file").toString();
     }
 

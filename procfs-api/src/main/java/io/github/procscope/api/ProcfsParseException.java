@@ -21,7 +21,7 @@ public class ProcfsParseException extends ProcfsException {
      * @param reason what was expected and not found
      */
     public ProcfsParseException(Path file, String line, String reason) {
-        super(file, "cannot parse " + file + ": " + reason + " in line \"" + printable(line) + "\"");
+        super(file, "cannot parse " + file + ": " + Objects.requireNonNull(reason, "reason") + " in line \"" + printable(line) + "\"");
         this.line = Objects.requireNonNull(line, "line");
     }
 

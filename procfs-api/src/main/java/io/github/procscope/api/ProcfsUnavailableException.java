@@ -17,7 +17,7 @@ public class ProcfsUnavailableException extends ProcscopeException {
      * @param reason why it cannot serve as a root
      */
     public ProcfsUnavailableException(Path root, String reason) {
-        super(root + " is not usable as a procfs root: " + reason);
+        super(root + " is not usable as a procfs root: " + Objects.requireNonNull(reason, "reason"));
         this.root = Objects.requireNonNull(root, "root").toString();
     }
 

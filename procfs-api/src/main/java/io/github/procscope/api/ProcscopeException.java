@@ -1,5 +1,7 @@
 package io.github.procscope.api;
 
+import java.util.Objects;
+
 /**
  * The root of every exception procscope throws on purpose. Unchecked: callers catch the subtype whose
  * cause they can act on ({@link NoSuchProcessException}, {@link ProcessAccessDeniedException}, ...).
@@ -11,7 +13,7 @@ public class ProcscopeException extends RuntimeException {
      * @param message what went wrong, naming the pid or file, and what the caller can do
      */
     public ProcscopeException(String message) {
-        super(message);
+        super(Objects.requireNonNull(message, "message"));
     }
 
     /**
@@ -19,6 +21,6 @@ public class ProcscopeException extends RuntimeException {
      * @param cause   the underlying failure
      */
     public ProcscopeException(String message, Throwable cause) {
-        super(message, cause);
+        super(Objects.requireNonNull(message, "message"), Objects.requireNonNull(cause, "cause"));
     }
 }

@@ -99,6 +99,13 @@ public final class LinuxOpenFiles implements OpenFiles {
     }
 
     @Override
+    public ProcessKey key(long pid) {
+        Pids.requireValid(pid);
+        Path dir = root.resolve(Long.toString(pid));
+        return new ProcessKey(pid, ProcessLiveness.read(pid, dir, new ProcBuffer(4096), constants).startTimeTicks());
+    }
+
+    @Override
     public List<OpenFd> fds(long pid) {
         Pids.requireValid(pid);
         Path dir = root.resolve(Long.toString(pid));

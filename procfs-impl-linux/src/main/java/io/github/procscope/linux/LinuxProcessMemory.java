@@ -2,6 +2,7 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
+import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.ProcfsUnavailableException;
@@ -64,6 +65,13 @@ public final class LinuxProcessMemory implements ProcessMemory {
     /** @return the procfs root this reader reads */
     public Path root() {
         return root;
+    }
+
+    @Override
+    public ProcessKey key(long pid) {
+        Pids.requireValid(pid);
+        Path dir = root.resolve(Long.toString(pid));
+        return new ProcessKey(pid, ProcessLiveness.read(pid, dir, new ProcBuffer(4096), constants).startTimeTicks());
     }
 
     @Override

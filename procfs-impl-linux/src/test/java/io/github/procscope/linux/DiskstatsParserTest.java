@@ -22,14 +22,14 @@ import static org.quicktheories.generators.SourceDSL.longs;
 class DiskstatsParserTest {
     private static final Path SOURCE = Path.of("/proc/diskstats");
 
-    private static List<DiskStat> parse(String fixture) {
-        byte[] b = Fixtures.bytes("memfiles/" + fixture);
+    private static List<DiskStat> parse(String variant) {
+        byte[] b = Fixtures.bytes("files/diskstats/" + variant);
         return DiskstatsParser.parse(SOURCE, b, b.length);
     }
 
     @Test
     void fourteenFieldsHaveNoDiscardsNorFlushes() {
-        List<DiskStat> d = parse("diskstats-14");
+        List<DiskStat> d = parse("14");
         assertEquals(4, d.size());
         DiskStat sda = d.get(0);
         assertEquals(new DeviceNumber(8, 0), sda.device());
@@ -52,7 +52,7 @@ class DiskstatsParserTest {
 
     @Test
     void eighteenFieldsAddDiscards() {
-        DiskStat nvme = parse("diskstats-18").get(1);
+        DiskStat nvme = parse("18").get(1);
         assertEquals(new DeviceNumber(259, 0), nvme.device());
         DiskStat.Discards dc = nvme.discards().orElseThrow();
         assertEquals(77912, dc.completed());
@@ -64,7 +64,7 @@ class DiskstatsParserTest {
 
     @Test
     void twentyFieldsAddFlushes() {
-        List<DiskStat> d = parse("diskstats-20");
+        List<DiskStat> d = parse("20");
         DiskStat vda = d.get(1);
         assertEquals("vda", vda.name());
         assertEquals(new DiskStat.Flushes(5, Duration.ZERO), vda.flushes().orElseThrow());

@@ -3,6 +3,7 @@ package io.github.procscope.linux;
 import io.github.procscope.api.diagnose.CgroupOomCount;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
@@ -46,9 +47,10 @@ class DoctorPid1AndCgroupV1Test {
         Finding f = d.of(FindingKind.PID1_NOT_INIT).get(0);
         assertEquals(Severity.WARNING, f.severity(), "a zombie is already waiting: " + f);
         assertEquals(List.of(1L), f.pids());
-        assertEquals("python3", f.evidence().get("pid1Comm"));
-        assertEquals("python3 serve.py", f.evidence().get("pid1Cmdline"));
-        assertEquals(1, f.evidence().get("adoptedZombies"));
+        Evidence.Pid1NotInit e = (Evidence.Pid1NotInit) f.evidence();
+        assertEquals("python3", e.pid1Comm());
+        assertEquals("python3 serve.py", e.pid1Cmdline());
+        assertEquals(1, e.adoptedZombiePids().size());
         assertEquals(List.of(1L, 92L), d.of(FindingKind.ZOMBIE).get(0).pids());
     }
 

@@ -3,7 +3,9 @@ package io.github.procscope.linux;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
+import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.linux.doctor.LinuxDoctor;
@@ -15,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -53,12 +56,13 @@ class DoctorTest {
         Diagnosis d = fixtureDoctor("proc").examine(NOW);
         Finding z = d.of(FindingKind.ZOMBIE).get(0);
         assertEquals(List.of(100L, 300L), z.pids());
-        assertEquals(100L, z.evidence().get("parentPid"));
-        assertEquals(List.of(300L), z.evidence().get("zombiePids"));
+        Evidence.Zombies ze = (Evidence.Zombies) z.evidence();
+        assertEquals(100L, ze.parentPid());
+        assertEquals(List.of(300L), ze.zombiePids());
         assertEquals(Severity.WARNING, z.severity());
         Finding h = d.of(FindingKind.HANGUP_VULNERABLE).get(0);
         assertEquals(List.of(200L), h.pids(), "bash is a shell; 201 has no terminal");
-        assertEquals("pts/0", h.evidence().get("tty"));
+        assertEquals("pts/0", ((Evidence.HangupVulnerable) h.evidence()).tty());
         assertEquals(List.of(), d.of(FindingKind.PID1_NOT_INIT), "PID 1 is systemd");
         assertEquals(List.of(), d.of(FindingKind.ORPHAN), "children of PID 1 there are session leaders");
     }
@@ -70,9 +74,10 @@ class DoctorTest {
                 Instant.parse("2026-12-01T00:00:00Z"))).build().examine(NOW);
         Finding f = d.of(FindingKind.OOM_KILL).get(0);
         assertEquals(List.of(1234L), f.pids());
-        assertEquals(30_000_000L * 1024, f.evidence().get("anonRssBytes"));
-        assertEquals("2026-12-02T00:00:00.000200Z", f.evidence().get("time"));
-        assertEquals(false, f.evidence().get("memoryCgroup"));
+        OomKill kill = ((Evidence.OomKilled) f.evidence()).kill();
+        assertEquals(java.util.OptionalLong.of(30_000_000L * 1024), kill.anonRssBytes());
+        assertEquals(Optional.of(Instant.parse("2026-12-02T00:00:00.000200Z")), kill.time());
+        assertFalse(kill.memoryCgroup());
     }
 
     @Test
@@ -113,14 +118,16 @@ class DoctorTest {
 
         Finding z = d.of(FindingKind.ZOMBIE).stream().filter(f -> f.pids().contains(zombieParent.pid()))
                 .findFirst().orElseThrow(() -> new AssertionError("no zombie finding for " + zombieParent.pid() + ": " + d));
-        assertEquals(zombieParent.pid(), z.evidence().get("parentPid"));
-        assertEquals(1, z.evidence().get("zombies"));
+        Evidence.Zombies ze = (Evidence.Zombies) z.evidence();
+        assertEquals(zombieParent.pid(), ze.parentPid());
+        assertEquals(1, ze.zombiePids().size());
 
         Finding o = d.of(FindingKind.ORPHAN).stream().filter(f -> f.pids().equals(List.of(orphan)))
                 .findFirst().orElseThrow(() -> new AssertionError("no orphan finding for " + orphan + ": " + d));
         assertEquals(Severity.WARNING, o.severity(), "idle over the window and old enough");
-        assertEquals("sleep 60", o.evidence().get("cmdline"));
-        assertEquals(0.0, o.evidence().get("cpuPercent"));
+        Evidence.Orphan oe = (Evidence.Orphan) o.evidence();
+        assertEquals("sleep 60", oe.cmdline());
+        assertEquals(0.0, oe.cpuPercent());
 
         assertTrue(d.of(FindingKind.HANGUP_VULNERABLE).stream().anyMatch(f -> f.pids().contains(termSleep)),
                 "sleep on a terminal without HUP protection: " + d.of(FindingKind.HANGUP_VULNERABLE));

@@ -22,14 +22,14 @@ import static org.quicktheories.generators.SourceDSL.longs;
 class FdinfoParserTest {
     private static final Path SOURCE = Path.of("/proc/1/fdinfo/3");
 
-    private static FdinfoParser.Fdinfo parse(String fixture) {
-        byte[] b = Fixtures.bytes("memfiles/" + fixture);
+    private static FdinfoParser.Fdinfo parse(String variant) {
+        byte[] b = Fixtures.bytes("files/fdinfo/" + variant);
         return FdinfoParser.parse(SOURCE, b, b.length, OpenFlagBits.GENERIC);
     }
 
     @Test
     void regularFileHasPositionFlagsMountAndInode() {
-        FdinfoParser.Fdinfo f = parse("fdinfo-regular");
+        FdinfoParser.Fdinfo f = parse("regular");
         assertEquals(4096, f.position());
         assertEquals(02102002, f.flags().bits());
         assertEquals("02102002", f.flags().octal());
@@ -42,12 +42,12 @@ class FdinfoParserTest {
 
     @Test
     void kindSpecificLinesAreSkipped() {
-        FdinfoParser.Fdinfo e = parse("fdinfo-eventfd");
+        FdinfoParser.Fdinfo e = parse("eventfd");
         assertEquals(EnumSet.of(OpenFlag.O_NONBLOCK, OpenFlag.O_CLOEXEC), e.flags().flags());
-        FdinfoParser.Fdinfo p = parse("fdinfo-epoll");
+        FdinfoParser.Fdinfo p = parse("epoll");
         assertEquals(AccessMode.READ_WRITE, p.flags().accessMode());
         assertEquals(OptionalLong.of(1057), p.inode());
-        FdinfoParser.Fdinfo i = parse("fdinfo-inotify-lock");
+        FdinfoParser.Fdinfo i = parse("inotify-lock");
         assertEquals(AccessMode.READ_ONLY, i.flags().accessMode());
         assertEquals(Set.of(OpenFlag.O_CLOEXEC), i.flags().flags());
         assertEquals(OptionalInt.of(29), i.mountId());
@@ -55,7 +55,7 @@ class FdinfoParserTest {
 
     @Test
     void oldKernelsHaveNoMountIdNorInode() {
-        FdinfoParser.Fdinfo f = parse("fdinfo-3.10");
+        FdinfoParser.Fdinfo f = parse("3.10");
         assertEquals(OptionalInt.empty(), f.mountId());
         assertEquals(OptionalLong.empty(), f.inode());
         assertEquals(Set.of(OpenFlag.O_LARGEFILE), f.flags().flags());

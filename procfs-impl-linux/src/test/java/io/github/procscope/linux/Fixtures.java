@@ -8,7 +8,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Fixture files and the hand-written trees under {@code src/test/resources/fixtures}. */
+/**
+ * Fixture files and the hand-written trees under {@code src/test/resources/fixtures}, laid out by kernel
+ * file and variant: {@code files/KERNEL_FILE/VARIANT} holds one file as the kernel prints it
+ * ({@code files/meminfo/3.10-no-memavailable}, {@code files/diskstats/20}), {@code kmsg/VARIANT.txt} one
+ * kernel log, and each other directory a whole {@code /proc} (and {@code /sys}) tree of one machine
+ * ({@code proc}, {@code proc-clean}, {@code cgroup-v2-container}, ...).
+ */
 public final class Fixtures {
     /** Clock ticks per second the fixture trees are written in. */
     static final long TICKS = 100;

@@ -1,6 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcfsParseException;
 import io.github.procscope.api.files.AccessMode;
 import io.github.procscope.api.files.FdKind;
@@ -55,6 +56,16 @@ class LinuxOpenFilesTest {
     private static void link(Path fd, Path info, int n, String target, String fdinfo) throws IOException {
         Files.createSymbolicLink(fd.resolve(Integer.toString(n)), Path.of(target));
         Files.writeString(info.resolve(Integer.toString(n)), fdinfo);
+    }
+
+    @Test
+    void readsByKeyCheckTheProcessIsStillTheOneNamed() {
+        LinuxOpenFiles files = LinuxOpenFiles.at(proc);
+        ProcessKey key = files.key(4242);
+        assertEquals(files.fds(4242), files.fds(key));
+        NoSuchProcessException e = assertThrows(NoSuchProcessException.class,
+                () -> files.fds(new ProcessKey(4242, key.startTimeTicks() + 1)));
+        assertTrue(e.getMessage().contains("reused"), e.getMessage());
     }
 
     @Test

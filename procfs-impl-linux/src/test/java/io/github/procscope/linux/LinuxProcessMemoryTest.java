@@ -1,6 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.memory.MemoryTotals;
@@ -100,5 +101,19 @@ class LinuxProcessMemoryTest {
     @Test
     void aRootThatIsNotADirectoryIsRefused() {
         assertThrows(ProcfsUnavailableException.class, () -> LinuxProcessMemory.at(Path.of("/no/such/proc")));
+    }
+
+    @Test
+    void readsByKeyCheckTheProcessIsStillTheOneNamed() {
+        ProcessKey key = memory.key(1234);
+        assertEquals(memory.maps(1234), memory.maps(key));
+        assertEquals(memory.smaps(1234), memory.smaps(key));
+        assertEquals(memory.totals(1234), memory.totals(key));
+        ProcessKey stale = new ProcessKey(1234, key.startTimeTicks() + 1);
+        NoSuchProcessException e = assertThrows(NoSuchProcessException.class, () -> memory.maps(stale));
+        assertTrue(e.getMessage().contains("reused"), e.getMessage());
+        assertThrows(NoSuchProcessException.class, () -> memory.smaps(stale));
+        assertThrows(NoSuchProcessException.class, () -> memory.totals(stale));
+        assertThrows(NoSuchProcessException.class, () -> memory.key(5555));
     }
 }

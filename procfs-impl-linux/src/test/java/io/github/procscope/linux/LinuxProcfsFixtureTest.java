@@ -9,6 +9,7 @@ import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.ProcessKey;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -205,5 +206,19 @@ class LinuxProcfsFixtureTest {
     void builderRejectsImpossibleConstants() {
         assertThrows(IllegalArgumentException.class, () -> LinuxProcfs.builder(Fixtures.proc()).clockTicksPerSecond(0));
         assertThrows(IllegalArgumentException.class, () -> LinuxProcfs.builder(Fixtures.proc()).pageSizeBytes(3000));
+    }
+
+    @Test
+    void readsByKeyCheckTheProcessIsStillTheOneNamed() {
+        ProcessKey key = proc.key(100);
+        assertEquals(proc.status(100), proc.status(key));
+        assertEquals(proc.cmdline(100), proc.cmdline(key));
+        assertEquals(proc.threads(100, Set.of()), proc.threads(key, Set.of()));
+        assertEquals(proc.process(100), proc.process(key));
+        ProcessKey stale = new ProcessKey(100, key.startTimeTicks() + 1);
+        assertThrows(NoSuchProcessException.class, () -> proc.status(stale));
+        assertThrows(NoSuchProcessException.class, () -> proc.cmdline(stale));
+        assertThrows(NoSuchProcessException.class, () -> proc.threads(stale, Set.of()));
+        assertThrows(NoSuchProcessException.class, () -> proc.process(stale));
     }
 }

@@ -26,7 +26,7 @@ class MapsParserTest {
     private static final Path SOURCE = Path.of("/proc/1/maps");
 
     private static List<MemoryRegion> fixture() {
-        byte[] b = Fixtures.bytes("memfiles/maps-deleted-escaped");
+        byte[] b = Fixtures.bytes("files/maps/deleted-escaped");
         return MapsParser.parse(SOURCE, b, b.length);
     }
 

@@ -20,14 +20,14 @@ import static org.quicktheories.generators.SourceDSL.longs;
 class MeminfoParserTest {
     private static final Path SOURCE = Path.of("/proc/meminfo");
 
-    private static MeminfoParser.Meminfo parse(String fixture) {
-        byte[] b = Fixtures.bytes("memfiles/" + fixture);
+    private static MeminfoParser.Meminfo parse(String variant) {
+        byte[] b = Fixtures.bytes("files/meminfo/" + variant);
         return MeminfoParser.parse(SOURCE, b, b.length);
     }
 
     @Test
     void kilobyteLinesBecomeBytesAndPageCountsStayCounts() {
-        MeminfoParser.Meminfo m = parse("meminfo-3.10-no-memavailable");
+        MeminfoParser.Meminfo m = parse("3.10-no-memavailable");
         assertEquals(8061404L * 1024, m.bytes().get("MemTotal"));
         assertEquals(2403596L * 1024, m.bytes().get("Active(file)"));
         assertEquals(34359738367L * 1024, m.bytes().get("VmallocTotal"));
@@ -39,7 +39,7 @@ class MeminfoParserTest {
 
     @Test
     void currentKernelHasMemAvailable() {
-        MeminfoParser.Meminfo m = parse("meminfo-6.18");
+        MeminfoParser.Meminfo m = parse("6.18");
         assertEquals(24239720L * 1024, m.bytes().get("MemAvailable"));
         assertEquals(4, m.counts().size());
     }

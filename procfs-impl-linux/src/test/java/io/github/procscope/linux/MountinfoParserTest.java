@@ -20,7 +20,7 @@ class MountinfoParserTest {
     private static final Path SOURCE = Path.of("/proc/self/mountinfo");
 
     private static List<MountInfo> fixture() {
-        byte[] b = Fixtures.bytes("memfiles/mountinfo-escaped");
+        byte[] b = Fixtures.bytes("files/mountinfo/escaped");
         return MountinfoParser.parse(SOURCE, b, b.length);
     }
 

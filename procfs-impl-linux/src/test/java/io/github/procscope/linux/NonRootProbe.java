@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Run by {@link NonRootTest} in a child JVM as an unprivileged user. Prints {@code key=value} lines;
+ * Run by {@link NonRootIT} in a child JVM as an unprivileged user. Prints {@code key=value} lines;
  * any exception other than the two typed outcomes is printed as {@code crash=...} and exits 1.
  */
 public final class NonRootProbe {

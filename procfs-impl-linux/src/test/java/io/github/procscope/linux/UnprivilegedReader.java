@@ -3,7 +3,7 @@ package io.github.procscope.linux;
 import java.util.function.Supplier;
 
 /**
- * Run as {@code nobody} by {@link UnprivilegedAccessLiveTest}: reads a process's memory and descriptors and a
+ * Run as {@code nobody} by {@link UnprivilegedAccessLiveIT}: reads a process's memory and descriptors and a
  * system-wide scan, and prints, one line per call, the simple name of what came back or was thrown.
  */
 public final class UnprivilegedReader {

@@ -43,13 +43,13 @@ final class DeletedCommand implements Callable<Integer> {
         for (DeletedFile f : scan.files()) {
             ObjectNode h = holders.addObject();
             h.put("pid", f.pid());
-            h.put("comm", f.command());
+            h.put("comm", f.comm());
             h.put("fd", f.fd());
             h.put("path", f.path());
             h.put("sizeBytes", f.sizeBytes());
             h.put("allocatedBytes", f.allocatedBytes());
         }
-        o.put("totalBytes", scan.totalAllocatedBytes());
+        o.put("totalAllocatedBytes", scan.totalAllocatedBytes());
         ArrayNode fs = o.putArray("fileSystems");
         for (DeletedSpace s : scan.fileSystems()) {
             ObjectNode n = fs.addObject();
@@ -71,7 +71,7 @@ final class DeletedCommand implements Callable<Integer> {
         } else {
             Table t = new Table().right("PID").left("COMMAND").right("FD").right("SIZE").left("PATH");
             for (DeletedFile f : scan.files()) {
-                t.row(f.pid(), f.command(), f.fd(), Units.bytes(f.sizeBytes()), f.path() + " (deleted)");
+                t.row(f.pid(), f.comm(), f.fd(), Units.bytes(f.sizeBytes()), f.path() + " (deleted)");
             }
             t.print(out, width);
             out.println();

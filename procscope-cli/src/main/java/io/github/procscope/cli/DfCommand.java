@@ -116,7 +116,7 @@ final class DfCommand implements Callable<Integer> {
         o.put("inodes", f.inodes());
         o.put("inodesUsed", f.inodesUsed());
         o.put("inodesFree", f.inodesFree());
-        Json.put(o, "inodesUsePercent", f.inodeUsePercent());
+        Json.put(o, "inodeUsePercent", f.inodeUsePercent());
         o.put("readOnly", f.readOnly());
         return o;
     }

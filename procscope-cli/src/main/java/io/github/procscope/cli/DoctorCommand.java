@@ -1,9 +1,11 @@
 package io.github.procscope.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,6 +14,7 @@ import picocli.CommandLine.ParentCommand;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -115,7 +118,7 @@ final class DoctorCommand implements Callable<Integer> {
             ArrayNode pids = n.putArray("pids");
             f.pids().forEach(pids::add);
             n.put("summary", f.summary());
-            n.set("evidence", Context.mapper().valueToTree(f.evidence()));
+            n.set("evidence", Json.of(f.evidence()));
             n.put("advice", f.advice());
         }
         ArrayNode skipped = o.putArray("skipped");
@@ -142,9 +145,15 @@ final class DoctorCommand implements Callable<Integer> {
 
     private static final int MAX_VALUE = 80;
 
-    private static String evidence(Map<String, Object> ev) {
-        return ev.entrySet().stream().map(e -> e.getKey() + "=" + shorten(Table.printable(String.valueOf(e.getValue()))))
-                .collect(Collectors.joining(", "));
+    private static String evidence(Evidence ev) {
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> e : Json.of(ev).properties()) {
+            JsonNode v = e.getValue();
+            if (!v.isNull()) {
+                parts.add(e.getKey() + "=" + shorten(Table.printable(v.isValueNode() ? v.asText() : v.toString())));
+            }
+        }
+        return String.join(", ", parts);
     }
 
     /** Long values (a command line) are cut for the table; --json has them whole. */

@@ -63,7 +63,7 @@ final class DuCommand implements Callable<Integer> {
         for (DirectoryTotal d : u.largest()) {
             ObjectNode e = entries.addObject();
             e.put("path", d.path().toString());
-            e.put("bytes", d.allocatedBytes());
+            e.put("allocatedBytes", d.allocatedBytes());
             e.put("apparentBytes", d.apparentBytes());
         }
         o.put("files", u.files());

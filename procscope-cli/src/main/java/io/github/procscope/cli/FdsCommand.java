@@ -60,7 +60,7 @@ final class FdsCommand implements Callable<Integer> {
         Json.putText(o, "path", fd.path());
         o.put("deleted", fd.deleted());
         Json.put(o, "sizeBytes", fd.sizeBytes());
-        o.put("position", fd.positionBytes());
+        o.put("positionBytes", fd.positionBytes());
         Json.putStrings(o, "flags", flagNames(fd.flags()));
         return o;
     }

@@ -44,7 +44,7 @@ final class FreeCommand implements Callable<Integer> {
         o.put("availableBytes", m.availableBytes());
         o.put("usedBytes", m.usedBytes());
         o.put("buffersBytes", m.buffersBytes());
-        o.put("cachedBytes", m.cacheBytes());
+        o.put("cacheBytes", m.cacheBytes());
         o.put("swapTotalBytes", m.swapTotalBytes());
         o.put("swapFreeBytes", m.swapFreeBytes());
         Json.put(o, "sharedBytes", m.sharedBytes());
@@ -53,8 +53,8 @@ final class FreeCommand implements Callable<Integer> {
             CgroupMemory c = cg.get();
             ObjectNode n = o.putObject("cgroup");
             n.put("version", c.version().name());
-            n.put("path", c.cgroupPath());
-            Json.put(n, "limitBytes", c.effectiveLimitBytes());
+            n.put("cgroupPath", c.cgroupPath());
+            Json.put(n, "effectiveLimitBytes", c.effectiveLimitBytes());
             n.put("usageBytes", c.usageBytes());
             Json.put(n, "peakBytes", c.peakBytes());
         } else {

@@ -191,15 +191,15 @@ final class GpuCommand implements Callable<Integer> {
     static ObjectNode dmonJson(GpuSample s, Instant time) {
         ObjectNode o = Json.object();
         Json.put(o, "time", time);
-        o.put("index", s.deviceIndex());
-        o.put("uuid", s.deviceUuid());
+        o.put("deviceIndex", s.deviceIndex());
+        o.put("deviceUuid", s.deviceUuid());
         Json.put(o, "powerDrawWatts", s.powerDrawWatts());
-        Json.put(o, "temperatureC", s.temperatureCelsius());
-        Json.put(o, "utilizationGpuPercent", s.gpuUtilizationPercent());
-        Json.put(o, "utilizationMemoryPercent", s.memoryUtilizationPercent());
+        Json.put(o, "temperatureCelsius", s.temperatureCelsius());
+        Json.put(o, "gpuUtilizationPercent", s.gpuUtilizationPercent());
+        Json.put(o, "memoryUtilizationPercent", s.memoryUtilizationPercent());
         Json.put(o, "memoryUsedBytes", s.memoryUsedBytes());
-        Json.put(o, "memoryClockMHz", s.memoryClockMhz());
-        Json.put(o, "smClockMHz", s.smClockMhz());
+        Json.put(o, "memoryClockMhz", s.memoryClockMhz());
+        Json.put(o, "smClockMhz", s.smClockMhz());
         return o;
     }
 
@@ -274,24 +274,24 @@ final class GpuCommand implements Callable<Integer> {
             Optional<GpuSample> s = sample(d);
             n.put("lost", s.isEmpty());
             Optional<GpuMemory> mem = s.flatMap(GpuSample::memory);
-            Json.put(n, "utilizationGpuPercent", s.map(GpuSample::gpuUtilizationPercent).orElse(OptionalInt.empty()));
-            Json.put(n, "utilizationMemoryPercent",
+            Json.put(n, "gpuUtilizationPercent", s.map(GpuSample::gpuUtilizationPercent).orElse(OptionalInt.empty()));
+            Json.put(n, "memoryUtilizationPercent",
                     s.map(GpuSample::memoryUtilizationPercent).orElse(OptionalInt.empty()));
             Json.put(n, "memoryTotalBytes", mem.map(m -> OptionalLong.of(m.totalBytes())).orElse(OptionalLong.empty()));
             Json.put(n, "memoryUsedBytes", mem.map(m -> OptionalLong.of(m.usedBytes())).orElse(OptionalLong.empty()));
             Json.put(n, "memoryFreeBytes", mem.map(m -> OptionalLong.of(m.freeBytes())).orElse(OptionalLong.empty()));
-            Json.put(n, "temperatureC", s.map(GpuSample::temperatureCelsius).orElse(OptionalInt.empty()));
+            Json.put(n, "temperatureCelsius", s.map(GpuSample::temperatureCelsius).orElse(OptionalInt.empty()));
             Json.put(n, "powerDrawWatts", s.map(GpuSample::powerDrawWatts).orElse(OptionalDouble.empty()));
-            Json.put(n, "powerLimitWatts", s.map(GpuSample::enforcedPowerLimitWatts).orElse(OptionalDouble.empty()));
-            Json.put(n, "smClockMHz", s.map(GpuSample::smClockMhz).orElse(OptionalInt.empty()));
-            Json.putText(n, "pstate", s.flatMap(x -> x.performanceState().isPresent()
+            Json.put(n, "enforcedPowerLimitWatts", s.map(GpuSample::enforcedPowerLimitWatts).orElse(OptionalDouble.empty()));
+            Json.put(n, "smClockMhz", s.map(GpuSample::smClockMhz).orElse(OptionalInt.empty()));
+            Json.putText(n, "performanceState", s.flatMap(x -> x.performanceState().isPresent()
                     ? Optional.of("P" + x.performanceState().getAsInt()) : Optional.empty()));
             ArrayNode procs = n.putArray("processes");
             for (GpuProcess p : processes(d)) {
                 ObjectNode pn = procs.addObject();
                 pn.put("pid", p.pid());
                 Json.put(pn, "usedMemoryBytes", p.usedMemoryBytes());
-                pn.put("type", p.typeLetters());
+                pn.put("typeLetters", p.typeLetters());
                 GpuUser u = users.get(p.pid());
                 Json.putText(pn, "comm", u == null ? Optional.empty() : u.process().map(ProcessInfo::comm));
                 pn.put("ghost", u != null && u.ghost());
@@ -301,7 +301,7 @@ final class GpuCommand implements Callable<Integer> {
         for (InaccessibleGpu g : gpus.inaccessibleDevices()) {
             ObjectNode n = inaccessible.addObject();
             n.put("index", g.index());
-            n.put("code", g.nvmlReturn().name());
+            n.put("nvmlReturn", g.nvmlReturn().name());
             n.put("message", g.message());
         }
         return o;

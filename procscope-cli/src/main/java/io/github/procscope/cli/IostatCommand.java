@@ -127,17 +127,17 @@ final class IostatCommand implements Callable<Integer> {
 
     static ObjectNode json(IoStat s, Instant time, Duration over) {
         ObjectNode o = Json.object();
-        o.put("device", s.name());
+        o.put("name", s.name());
         Json.put(o, "time", time);
         Json.put(o, "intervalSeconds", over);
         o.put("readsPerSecond", Json.round2(s.readsPerSecond()));
         o.put("writesPerSecond", Json.round2(s.writesPerSecond()));
-        o.put("readKBPerSecond", Json.round2(s.readKilobytesPerSecond()));
-        o.put("writeKBPerSecond", Json.round2(s.writeKilobytesPerSecond()));
-        o.put("readAwaitMs", Json.round2(s.readAwaitMillis()));
-        o.put("writeAwaitMs", Json.round2(s.writeAwaitMillis()));
-        o.put("queueSize", Json.round2(s.averageQueueSize()));
-        o.put("utilPercent", Json.round2(s.utilizationPercent()));
+        o.put("readKilobytesPerSecond", Json.round2(s.readKilobytesPerSecond()));
+        o.put("writeKilobytesPerSecond", Json.round2(s.writeKilobytesPerSecond()));
+        o.put("readAwaitMillis", Json.round2(s.readAwaitMillis()));
+        o.put("writeAwaitMillis", Json.round2(s.writeAwaitMillis()));
+        o.put("averageQueueSize", Json.round2(s.averageQueueSize()));
+        o.put("utilizationPercent", Json.round2(s.utilizationPercent()));
         return o;
     }
 

@@ -62,14 +62,14 @@ final class MapsCommand implements Callable<Integer> {
 
     static ObjectNode json(MemoryRegion r) {
         ObjectNode o = Json.object();
-        o.put("start", Long.toHexString(r.startAddress()));
-        o.put("end", Long.toHexString(r.endAddress()));
+        o.put("startAddress", Long.toHexString(r.startAddress()));
+        o.put("endAddress", Long.toHexString(r.endAddress()));
         o.put("sizeBytes", r.sizeBytes());
         o.put("permissions", r.permissions().toString());
         o.put("offsetBytes", r.offsetBytes());
         o.put("device", r.device().toString());
         o.put("inode", r.inode());
-        Json.putText(o, "path", r.pathname());
+        Json.putText(o, "pathname", r.pathname());
         o.put("kind", r.kind().name());
         o.put("deleted", r.deleted());
         if (r.usage().isPresent()) {

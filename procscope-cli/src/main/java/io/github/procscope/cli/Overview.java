@@ -127,7 +127,7 @@ final class Overview {
                 n.put("name", d.name());
                 Json.put(n, "memoryUsedBytes", d.usedBytes());
                 Json.put(n, "memoryTotalBytes", d.totalBytes());
-                Json.put(n, "utilizationGpuPercent", d.util());
+                Json.put(n, "gpuUtilizationPercent", d.util());
             }
             if (doctor.value().isPresent()) {
                 ObjectNode n = o.putObject("problems");

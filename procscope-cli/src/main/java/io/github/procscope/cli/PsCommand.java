@@ -104,10 +104,10 @@ final class PsCommand implements Callable<Integer> {
         o.put("threads", p.threads());
         o.put("rssBytes", p.rssBytes());
         o.put("vszBytes", p.vszBytes());
-        o.put("cpuPercent", Math.round(p.lifetimeCpuPercent() * 10) / 10.0);
+        o.put("lifetimeCpuPercent", Math.round(p.lifetimeCpuPercent() * 10) / 10.0);
         Json.put(o, "startTime", p.startTime());
         Json.put(o, "elapsedSeconds", p.elapsed());
-        Json.put(o, "cpuSeconds", p.cpuTime());
+        Json.put(o, "cpuTimeSeconds", p.cpuTime());
         return o;
     }
 

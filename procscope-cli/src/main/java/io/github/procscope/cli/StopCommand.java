@@ -81,15 +81,15 @@ final class StopCommand implements Callable<Integer> {
         ObjectNode o = Json.object();
         o.put("allGone", r.allGone());
         o.put("signal", r.signal().name());
-        Json.put(o, "graceSeconds", r.gracePeriod());
+        Json.put(o, "gracePeriodSeconds", r.gracePeriod());
         Json.put(o, "elapsedSeconds", r.elapsed());
         ArrayNode arr = o.putArray("processes");
         for (StopReport.StoppedProcess p : r.processes()) {
             ObjectNode n = arr.addObject();
             n.put("pid", p.pid());
             n.put("comm", p.comm());
-            n.put("endedBy", p.ending().name());
-            Json.put(n, "seconds", p.after());
+            n.put("ending", p.ending().name());
+            Json.put(n, "afterSeconds", p.after());
             if (p.exitStatus().isPresent()) {
                 n.put("exitStatus", p.exitStatus().get().shellStatus());
             } else {

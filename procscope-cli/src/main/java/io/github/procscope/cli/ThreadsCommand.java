@@ -34,6 +34,7 @@ final class ThreadsCommand implements Callable<Integer> {
                 o.put("tid", t.tid());
                 o.put("name", t.name());
                 o.put("state", String.valueOf(t.state().letter()));
+                Json.put(o, "cpuTimeSeconds", t.stat().cpuTime());
             }
             ctx.printJson(arr);
             return ProcscopeCli.OK;

@@ -26,13 +26,13 @@ class CliBasicsTest {
         JsonNode bash = arr.get(3);
         assertEquals(100, bash.get("pid").asLong());
         assertEquals(List.of("pid", "ppid", "uid", "user", "state", "comm", "threads", "rssBytes", "vszBytes",
-                "cpuPercent", "startTime", "elapsedSeconds", "cpuSeconds"), fieldNames(bash));
+                "lifetimeCpuPercent", "startTime", "elapsedSeconds", "cpuTimeSeconds"), fieldNames(bash));
         assertEquals("S", bash.get("state").asText());
         assertEquals(1100 * 4096, bash.get("rssBytes").asLong());
         assertEquals("2025-12-02T10:40:10Z", bash.get("startTime").asText());
         assertEquals(990.5, bash.get("elapsedSeconds").asDouble(), 1e-9);
-        assertEquals(3.0, bash.get("cpuSeconds").asDouble(), 1e-9);
-        assertEquals(0.3, bash.get("cpuPercent").asDouble(), 1e-9);
+        assertEquals(3.0, bash.get("cpuTimeSeconds").asDouble(), 1e-9);
+        assertEquals(0.3, bash.get("lifetimeCpuPercent").asDouble(), 1e-9);
         assertEquals("a) (b c", arr.get(4).get("comm").asText());
     }
 
@@ -69,7 +69,7 @@ class CliBasicsTest {
         assertEquals(3, t.get("children").size());
         JsonNode th = JSON.readTree(CliRun.of("--procfs-root", root(), "--json", "threads", "100").out());
         assertEquals("worker-1", th.get(1).get("name").asText());
-        assertEquals(List.of("tid", "name", "state"), fieldNames(th.get(1)));
+        assertEquals(List.of("tid", "name", "state", "cpuTimeSeconds"), fieldNames(th.get(1)), "every column of the table");
     }
 
     @Test

@@ -2,16 +2,16 @@ package io.github.procscope.cli;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import io.github.procscope.nvml.testing.NvmlDoubleLibrary;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * nvml-binding's NVML test double ({@code nvml-binding/src/test/c/nvml_double.c}), compiled by this module's
- * build into {@code target/nvml-double/full/libnvidia-ml.so.1}. The tool loads it as it loads the driver's
+ * nvml-binding's NVML test double ({@code nvml-binding/src/test/c/nvml_double.c}), compiled once by that
+ * module's build and found here on the test class path, in nvml-binding's test classes or test-jar, as
+ * {@code nvml-double/full/libnvidia-ml.so.1} (copied out to a file when it sits in a jar). The tool loads it as it loads the driver's
  * library, through the system property {@code procscope.nvml.library}; the tests script it through its
  * exported control functions, loaded from the same file (so the same state).
  */
@@ -46,12 +46,18 @@ final class NvmlDouble {
     private NvmlDouble() {
     }
 
-    static Path library() {
-        String p = System.getProperty("procscope.test.nvmlDouble", "target/nvml-double/full/libnvidia-ml.so.1");
-        Path lib = Path.of(p).toAbsolutePath();
-        assertTrue(Files.isRegularFile(lib), "the NVML test double was not built: " + lib
-                + " (the build compiles nvml-binding/src/test/c/nvml_double.c with gcc)");
-        return lib;
+    private static final String RESOURCE = "nvml-double/full/libnvidia-ml.so.1";
+    private static Path library;
+
+    static synchronized Path library() {
+        if (library == null) {
+            library = locate();
+        }
+        return library;
+    }
+
+    private static Path locate() {
+        return NvmlDoubleLibrary.locate("full");
     }
 
     /** @return the double, reset to its two default GPUs; fails if a previous run left NVML initialized */

@@ -6,6 +6,7 @@ import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.diagnose.Diagnosis;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
@@ -235,7 +236,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 default -> 4;
             }]++;
             oldestStartMillis = Math.min(oldestStartMillis, p.startTime().toEpochMilli());
-            counters.put(p.key(), new long[] {p.userCpu().toNanos(), p.systemCpu().toNanos(), p.majorFaults(),
+            counters.put(p.key(), new long[] {p.userTime().toNanos(), p.systemTime().toNanos(), p.majorFaults(),
                     p.minorFaults()});
         }
     }
@@ -504,16 +505,13 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         Map<String, Long> logged = new HashMap<>();
         Map<String, Long> counted = new HashMap<>();
         for (Finding f : dx.of(FindingKind.OOM_KILL)) {
-            Object cg = f.evidence().get("cgroup");
-            if (!(cg instanceof String cgroup)) {
-                continue;
-            }
-            if (f.evidence().get("oomKills") instanceof Number n) {
-                counted.merge(cgroup, n.longValue(), Math::max);
-            } else {
+            if (f.evidence() instanceof Evidence.CgroupOomKills c) {
+                counted.merge(c.cgroup(), c.oomKills(), Math::max);
+            } else if (f.evidence() instanceof Evidence.OomKilled o && o.kill().cgroup().isPresent()) {
+                String cgroup = o.kill().cgroup().get();
                 logged.merge(cgroup, 1L, Long::sum);
-                if (f.evidence().get("cgroupOomKills") instanceof Number n) {
-                    counted.merge(cgroup, n.longValue(), Math::max);
+                if (o.cgroupOomKills().isPresent()) {
+                    counted.merge(cgroup, o.cgroupOomKills().getAsLong(), Math::max);
                 }
             }
         }

@@ -2,12 +2,11 @@ package io.github.procscope.metrics;
 
 import com.sun.jna.Library;
 import com.sun.jna.Native;
+import io.github.procscope.nvml.testing.NvmlDoubleLibrary;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * nvml-binding's NVML test double ({@code nvml-binding/src/test/c/nvml_double.c}), compiled by this module's build
@@ -46,12 +45,9 @@ public final class NvmlDouble {
     private NvmlDouble() {
     }
 
-    /** @return the compiled double */
+    /** @return the compiled double, from nvml-binding's test-jar */
     public static Path library() {
-        String p = System.getProperty("procscope.test.nvmlDouble", "target/nvml-double/full/libnvidia-ml.so.1");
-        Path lib = Path.of(p).toAbsolutePath();
-        assertTrue(Files.isRegularFile(lib), "the NVML test double was not built: " + lib);
-        return lib;
+        return NvmlDoubleLibrary.locate("full");
     }
 
     /**

@@ -39,6 +39,7 @@ public record Diagnosis(Instant takenAt, List<Finding> findings, List<String> sk
      * @return the findings of that kind
      */
     public List<Finding> of(FindingKind kind) {
+        Objects.requireNonNull(kind, "kind");
         return findings.stream().filter(f -> f.kind() == kind).toList();
     }
 }

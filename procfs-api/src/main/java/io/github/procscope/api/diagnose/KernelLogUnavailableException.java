@@ -1,5 +1,7 @@
 package io.github.procscope.api.diagnose;
 
+import java.util.Objects;
+
 import io.github.procscope.api.ProcscopeException;
 
 /** The kernel log cannot be read here: permission (needs {@code CAP_SYSLOG}), or no {@code /dev/kmsg}. */
@@ -10,6 +12,6 @@ public class KernelLogUnavailableException extends ProcscopeException {
      * @param message why, and what to do
      */
     public KernelLogUnavailableException(String message) {
-        super(message);
+        super(Objects.requireNonNull(message, "message"));
     }
 }

@@ -27,6 +27,7 @@ public record DiskStats(Duration uptime, List<DiskStat> devices) {
      * @return its counters, if the reading has it
      */
     public Optional<DiskStat> device(String name) {
+        Objects.requireNonNull(name, "name");
         for (DiskStat d : devices) {
             if (d.name().equals(name)) {
                 return Optional.of(d);

@@ -10,7 +10,7 @@ import java.util.Objects;
  * allocated until every such descriptor is closed, so its space shows in {@code df} but not in {@code du}.
  *
  * @param holder         the process holding it (pid and start time)
- * @param command        the holder's command name ({@code /proc/PID/stat} field 2)
+ * @param comm           the holder's command name ({@code /proc/PID/stat} field 2)
  * @param fd             the descriptor number
  * @param path           the file's former path, without the kernel's {@code " (deleted)"} mark
  * @param sizeBytes      the file's size ({@code st_size})
@@ -18,14 +18,14 @@ import java.util.Objects;
  * @param device         the device of the file system holding it ({@code st_dev})
  * @param inode          its inode number; with {@code device}, identifies the file across holders
  */
-public record DeletedFile(ProcessKey holder, String command, int fd, String path, long sizeBytes,
+public record DeletedFile(ProcessKey holder, String comm, int fd, String path, long sizeBytes,
                           long allocatedBytes, DeviceNumber device, long inode) {
     /**
      * @throws IllegalArgumentException if a number is negative
      */
     public DeletedFile {
         Objects.requireNonNull(holder, "holder");
-        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(comm, "comm");
         Objects.requireNonNull(path, "path");
         Objects.requireNonNull(device, "device");
         if (fd < 0 || sizeBytes < 0 || allocatedBytes < 0) {

@@ -1,5 +1,6 @@
 package io.github.procscope.api.files;
 
+import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ImplementationNotFoundException;
 import io.github.procscope.api.NoSuchProcessException;
@@ -44,6 +45,30 @@ public interface OpenFiles {
      * @throws IllegalArgumentException     if the pid is out of range
      */
     List<OpenFd> fds(long pid);
+
+    /**
+     * As {@link #fds(long)}, then checks that the pid still names the process {@code key} names.
+     *
+     * @param key a process identity
+     * @return its descriptors, ascending by number
+     * @throws NoSuchProcessException       if it is gone, exits while being read, or its pid now names another
+     *                                      process
+     * @throws ProcessAccessDeniedException if the kernel refuses to show its descriptors to this user
+     */
+    default List<OpenFd> fds(ProcessKey key) {
+        List<OpenFd> fds = fds(key.pid());
+        key.requireSameAs(key(key.pid()));
+        return fds;
+    }
+
+    /**
+     * @param pid a process id
+     * @return its identity, read now from {@code /proc/PID/stat}: what the {@code ProcessKey} reads check
+     *         against
+     * @throws NoSuchProcessException   if it does not exist
+     * @throws IllegalArgumentException if the pid is out of range
+     */
+    ProcessKey key(long pid);
 
     /**
      * Scans every process for descriptors holding a deleted file (link count 0), as {@code lsof +L1}

@@ -29,7 +29,7 @@ public record OpenFlags(int bits, AccessMode accessMode, Set<OpenFlag> flags, in
      * @return whether it is set
      */
     public boolean has(OpenFlag flag) {
-        return flags.contains(flag);
+        return flags.contains(Objects.requireNonNull(flag, "flag"));
     }
 
     /** @return the bits in octal with a leading 0, as {@code fdinfo} prints them, e.g. {@code 02100002} */

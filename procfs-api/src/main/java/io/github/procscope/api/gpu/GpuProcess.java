@@ -36,6 +36,9 @@ public record GpuProcess(int deviceIndex, String deviceUuid, long pid, Set<GpuPr
      */
     public GpuProcess {
         Objects.requireNonNull(deviceUuid, "deviceUuid");
+        Objects.requireNonNull(usedMemoryBytes, "usedMemoryBytes");
+        Objects.requireNonNull(gpuInstanceId, "gpuInstanceId");
+        Objects.requireNonNull(computeInstanceId, "computeInstanceId");
         if (pid < 0 || pid > 0xFFFF_FFFFL) {
             throw new IllegalArgumentException("NVML pids are unsigned 32-bit values: " + pid);
         }
@@ -43,12 +46,9 @@ public record GpuProcess(int deviceIndex, String deviceUuid, long pid, Set<GpuPr
             throw new IllegalArgumentException("a GPU process appears in at least one list");
         }
         types = Collections.unmodifiableSet(EnumSet.copyOf(types));
-        Objects.requireNonNull(usedMemoryBytes, "usedMemoryBytes");
         if (usedMemoryBytes.isPresent() && usedMemoryBytes.getAsLong() < 0) {
             throw new IllegalArgumentException("used memory must not be negative: " + usedMemoryBytes);
         }
-        Objects.requireNonNull(gpuInstanceId, "gpuInstanceId");
-        Objects.requireNonNull(computeInstanceId, "computeInstanceId");
     }
 
     /** @return {@code nvidia-smi}'s Type column: {@code C}, {@code G}, {@code M}, or combinations such as {@code C+G} */

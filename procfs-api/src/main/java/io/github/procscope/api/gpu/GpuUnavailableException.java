@@ -59,7 +59,7 @@ public class GpuUnavailableException extends ProcscopeException {
      * @param message what was tried and what the user can do
      */
     public GpuUnavailableException(Reason reason, String message) {
-        super(Objects.requireNonNull(reason, "reason") + ": " + message);
+        super(Objects.requireNonNull(reason, "reason") + ": " + Objects.requireNonNull(message, "message"));
         this.reason = reason;
         this.nvmlReturn = null;
     }
@@ -70,7 +70,7 @@ public class GpuUnavailableException extends ProcscopeException {
      * @param nvmlReturn the NVML code behind it
      */
     public GpuUnavailableException(Reason reason, String message, NvmlReturn nvmlReturn) {
-        super(Objects.requireNonNull(reason, "reason") + ": " + message);
+        super(Objects.requireNonNull(reason, "reason") + ": " + Objects.requireNonNull(message, "message"));
         this.reason = reason;
         this.nvmlReturn = Objects.requireNonNull(nvmlReturn, "nvmlReturn");
     }
@@ -81,7 +81,8 @@ public class GpuUnavailableException extends ProcscopeException {
      * @param cause   the underlying failure (such as the loader's error)
      */
     public GpuUnavailableException(Reason reason, String message, Throwable cause) {
-        super(Objects.requireNonNull(reason, "reason") + ": " + message, Objects.requireNonNull(cause, "cause"));
+        super(Objects.requireNonNull(reason, "reason") + ": " + Objects.requireNonNull(message, "message"),
+                Objects.requireNonNull(cause, "cause"));
         this.reason = reason;
         this.nvmlReturn = null;
     }

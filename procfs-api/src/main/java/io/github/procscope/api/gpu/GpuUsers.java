@@ -100,7 +100,10 @@ public final class GpuUsers {
      */
     public static ProcessInfo runRoot(ProcessTree tree, ProcessInfo process, Set<Long> subreapers,
                                       Set<String> boundaryCommands) {
-        ProcessInfo current = process;
+        Objects.requireNonNull(tree, "tree");
+        Objects.requireNonNull(subreapers, "subreapers");
+        Objects.requireNonNull(boundaryCommands, "boundaryCommands");
+        ProcessInfo current = Objects.requireNonNull(process, "process");
         Set<Long> seen = new HashSet<>();
         while (seen.add(current.pid())) {
             Optional<ProcessInfo> parent = tree.parent(current.pid());
@@ -118,6 +121,7 @@ public final class GpuUsers {
      * @return whether it was re-parented, as defined above
      */
     public static boolean parentGone(ProcessInfo process, Set<Long> subreapers) {
+        Objects.requireNonNull(subreapers, "subreapers");
         if (process.pid() == 1 || process.isKernelThread() || process.ppid() == 0) {
             return false;
         }

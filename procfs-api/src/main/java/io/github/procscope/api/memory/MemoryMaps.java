@@ -1,5 +1,7 @@
 package io.github.procscope.api.memory;
 
+import java.util.Objects;
+
 import io.github.procscope.api.Pids;
 
 import java.util.List;
@@ -71,6 +73,7 @@ public record MemoryMaps(long pid, List<MemoryRegion> regions) {
      * @return the regions of that kind, in address order
      */
     public List<MemoryRegion> regions(RegionKind kind) {
+        Objects.requireNonNull(kind, "kind");
         return regions.stream().filter(r -> r.kind() == kind).toList();
     }
 }

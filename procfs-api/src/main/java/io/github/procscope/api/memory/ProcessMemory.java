@@ -1,5 +1,6 @@
 package io.github.procscope.api.memory;
 
+import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ImplementationNotFoundException;
 import io.github.procscope.api.NoSuchProcessException;
@@ -66,4 +67,58 @@ public interface ProcessMemory {
      * @throws ProcessAccessDeniedException if the kernel refuses to show them to this user
      */
     MemoryTotals totals(long pid);
+
+    /**
+     * @param pid a process id
+     * @return its identity, read now from {@code /proc/PID/stat}: what the {@code ProcessKey} reads check
+     *         against
+     * @throws NoSuchProcessException   if it does not exist
+     * @throws IllegalArgumentException if the pid is out of range
+     */
+    ProcessKey key(long pid);
+
+    /**
+     * As {@link #maps(long)}, then checks that the pid still names the process {@code key} names.
+     *
+     * @param key a process identity
+     * @return its regions
+     * @throws NoSuchProcessException       if it is gone, exits while being read, or its pid now names another
+     *                                      process
+     * @throws ProcessAccessDeniedException if the kernel refuses to show them to this user
+     */
+    default MemoryMaps maps(ProcessKey key) {
+        MemoryMaps m = maps(key.pid());
+        key.requireSameAs(key(key.pid()));
+        return m;
+    }
+
+    /**
+     * As {@link #smaps(long)}, then checks that the pid still names the process {@code key} names.
+     *
+     * @param key a process identity
+     * @return its regions with their counters
+     * @throws NoSuchProcessException       if it is gone, exits while being read, or its pid now names another
+     *                                      process
+     * @throws ProcessAccessDeniedException if the kernel refuses to show them to this user
+     */
+    default MemoryMaps smaps(ProcessKey key) {
+        MemoryMaps m = smaps(key.pid());
+        key.requireSameAs(key(key.pid()));
+        return m;
+    }
+
+    /**
+     * As {@link #totals(long)}, then checks that the pid still names the process {@code key} names.
+     *
+     * @param key a process identity
+     * @return its totals
+     * @throws NoSuchProcessException       if it is gone, exits while being read, or its pid now names another
+     *                                      process
+     * @throws ProcessAccessDeniedException if the kernel refuses to show them to this user
+     */
+    default MemoryTotals totals(ProcessKey key) {
+        MemoryTotals t = totals(key.pid());
+        key.requireSameAs(key(key.pid()));
+        return t;
+    }
 }

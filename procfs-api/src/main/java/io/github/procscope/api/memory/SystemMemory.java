@@ -107,7 +107,7 @@ public record SystemMemory(
      * @return its value in bytes, or empty if this kernel does not print it
      */
     public OptionalLong field(String name) {
-        Long v = fieldsBytes.get(name);
+        Long v = fieldsBytes.get(Objects.requireNonNull(name, "name"));
         return v == null ? OptionalLong.empty() : OptionalLong.of(v);
     }
 }

@@ -139,6 +139,7 @@ public record Dispositions(long pid, SignalMasks process, List<ThreadMasks> thre
      * @return the threads that block it, ascending by thread id
      */
     public List<ThreadMasks> threadsBlocking(Signal signal) {
+        Objects.requireNonNull(signal, "signal");
         List<ThreadMasks> out = new ArrayList<>();
         for (ThreadMasks t : threads) {
             if (t.masks().blocked().contains(signal)) {

@@ -2,13 +2,12 @@ package io.github.procscope.api.signals;
 
 import io.github.procscope.api.Signal;
 
+import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.OptionalInt;
 
 /**
- * How a process ended: it exited with a status (0 to 255), or a signal killed it (possibly dumping
- * core). Immutable.
+ * How a process ended: it {@linkplain Exited exited} with a status (0 to 255), or a signal
+ * {@linkplain Killed killed} it (possibly dumping core). Immutable.
  *
  * <p>Two sources give different certainty:
  * <ul>
@@ -18,26 +17,22 @@ import java.util.OptionalInt;
  *       folds a death by signal N into 128 + N: {@link #fromShellStatus(int)},
  *       {@link Source#SHELL_CONVENTION}. 137 is read as SIGKILL and 143 as SIGTERM, but a program may
  *       also exit with 137 or 143 itself. A JVM does exactly that: when it gets TERM (and has not been
- *       told otherwise with {@code -Xrs}) it runs its shutdown hooks and <em>exits</em> with 143.</li>
+ *       told otherwise with {@code -Xrs}) it runs its shutdown hooks and <em>exits</em> with 143; a
+ *       training loop under a preemption guard checkpoints and then exits with 143 on purpose.</li>
  * </ul>
  *
  * <pre>{@code
  * Process p = new ProcessBuilder("python", "train.py").start();
  * ExitStatus s = ExitStatus.fromShellStatus(p.waitFor());
- * System.out.println(s.explain());   // for 137: "... if nobody sent it, suspect the OOM killer ..."
+ * if (s instanceof ExitStatus.Killed k && k.signal() == Signal.KILL) {
+ *     System.out.println(s.explain());   // "... if nobody sent it, suspect the OOM killer ..."
+ * }
  * }</pre>
  */
-public final class ExitStatus {
-    /** What ended the process. */
-    public enum Kind {
-        /** It called {@code exit(N)} (or returned N from {@code main}). */
-        EXITED,
-        /** A signal's default action (terminate or core) ended it. */
-        KILLED
-    }
+public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed {
 
-    /** Where the status came from, which says how certain the {@link Kind} is. */
-    public enum Source {
+    /** Where a status came from, which says how certain its reading is. */
+    enum Source {
         /** A raw wait status from {@code waitpid(2)} or {@code waitid(2)}: exact. */
         WAIT_STATUS,
         /**
@@ -48,16 +43,166 @@ public final class ExitStatus {
         SHELL_CONVENTION
     }
 
-    private final Kind kind;
-    private final int value;
-    private final boolean coreDumped;
-    private final Source source;
+    /**
+     * The process called {@code exit(code)} (or returned {@code code} from {@code main}).
+     *
+     * @param code   the status passed to {@code exit}, 0 to 255
+     * @param source where the status came from
+     */
+    record Exited(int code, Source source) implements ExitStatus {
+        /** @throws IllegalArgumentException if the code is outside 0 to 255 */
+        public Exited {
+            if (code < 0 || code > 255) {
+                throw new IllegalArgumentException("an exit status is 0 to 255 (the kernel keeps the low 8 bits"
+                        + " of exit()'s argument), not " + code);
+            }
+            Objects.requireNonNull(source, "source");
+        }
 
-    private ExitStatus(Kind kind, int value, boolean coreDumped, Source source) {
-        this.kind = kind;
-        this.value = value;
-        this.coreDumped = coreDumped;
-        this.source = source;
+        @Override
+        public int shellStatus() {
+            return code;
+        }
+
+        @Override
+        public String explain() {
+            String prefix = source == Source.SHELL_CONVENTION ? "status " + code + ": " : "";
+            if (code == 0) {
+                return prefix + "exited normally with status 0 (success).";
+            }
+            StringBuilder b = new StringBuilder(prefix).append("exited with status ").append(code);
+            if (code == 126) {
+                b.append(": by the shell convention, the command was found but could not be executed (no"
+                        + " permission, or not an executable).");
+            } else if (code == 127) {
+                b.append(": by the shell convention, the command was not found (check PATH and the name).");
+            } else if (code > 128 && code - 128 <= Signal.MAX_NUMBER) {
+                Signal s = Signal.of(code - 128);
+                b.append(" = 128 + ").append(s.number()).append(", the shell's code for \"killed by ")
+                        .append(s.fullName()).append("\", but this process exited by itself.");
+                if (s.number() == 15) {
+                    b.append(" A JVM that gets SIGTERM runs its shutdown hooks and exits with 143 exactly so, and"
+                            + " a training loop under a preemption guard exits with 143 on purpose once it has"
+                            + " checkpointed: look for that checkpoint.");
+                } else if (s.number() == 2 || s.number() == 1) {
+                    b.append(" A JVM that gets ").append(s.fullName())
+                            .append(" runs its shutdown hooks and exits with this status.");
+                }
+            } else {
+                b.append(" (the program reported failure; its own output or log says why).");
+            }
+            if (b.charAt(b.length() - 1) != '.') {
+                b.append('.');
+            }
+            return b.toString();
+        }
+
+        /** @return {@code "exited 0"}, {@code "exited 143"} */
+        @Override
+        public String toString() {
+            return "exited " + code;
+        }
+    }
+
+    /**
+     * A signal's default action (terminate or core) ended the process.
+     *
+     * @param signal     the signal
+     * @param coreDumped whether the kernel wrote a core dump; always false for a
+     *                   {@link Source#SHELL_CONVENTION} reading, which does not carry that bit
+     * @param source     where the status came from
+     */
+    record Killed(Signal signal, boolean coreDumped, Source source) implements ExitStatus {
+        /** @throws IllegalArgumentException if a shell-convention reading claims a core dump */
+        public Killed {
+            Objects.requireNonNull(signal, "signal");
+            Objects.requireNonNull(source, "source");
+            if (coreDumped && source == Source.SHELL_CONVENTION) {
+                throw new IllegalArgumentException("a shell status (128 + N) does not say whether core was dumped");
+            }
+        }
+
+        @Override
+        public int shellStatus() {
+            return 128 + signal.number();
+        }
+
+        @Override
+        public String explain() {
+            StringBuilder b = new StringBuilder();
+            int n = signal.number();
+            if (source == Source.SHELL_CONVENTION) {
+                b.append("status ").append(shellStatus()).append(" = 128 + ").append(n)
+                        .append(": by the shell convention, killed by ").append(signal.fullName())
+                        .append(" (unless the program itself exited with ").append(shellStatus()).append("). ");
+                if (n == 15) {
+                    return b.append("SIGTERM is a polite stop request (kill PID, docker stop, a Kubernetes or SLURM"
+                            + " preemption). Either it ended the program unhandled, or the program handled it and"
+                            + " exited with 143 itself: a JVM does so by default after its shutdown hooks, and a"
+                            + " training loop under a preemption guard does so on purpose after checkpointing"
+                            + " (look for that checkpoint).").toString();
+                }
+            } else {
+                b.append("killed by ").append(signal.fullName()).append(" (").append(n).append(")")
+                        .append(coreDumped ? ", core dumped" : "").append(". ");
+                if (n == 15) {
+                    return b.append("SIGTERM is a polite stop request (kill PID, docker stop, a Kubernetes or SLURM"
+                            + " preemption), and the process did not handle it: its default action ended it."
+                            + " A program that handles TERM can checkpoint and exit by itself, as a JVM under a"
+                            + " preemption guard does (with status 143).").toString();
+                }
+            }
+            return b.append(signalMeaning(signal)).toString();
+        }
+
+        /**
+         * @return {@code "killed by SIGKILL"}, {@code "killed by SIGSEGV (core dumped)"}, or for a
+         *         shell-convention reading {@code "143 (SIGTERM by the shell convention)"}
+         */
+        @Override
+        public String toString() {
+            if (source == Source.SHELL_CONVENTION) {
+                return shellStatus() + " (" + signal.fullName() + " by the shell convention)";
+            }
+            return "killed by " + signal.fullName() + (coreDumped ? " (core dumped)" : "");
+        }
+
+        private static String signalMeaning(Signal s) {
+            switch (s.number()) {
+                case 9:
+                    return "SIGKILL cannot be caught: the kernel ended the process at once and nothing ran afterwards"
+                            + " (no handler, no finally block, no shutdown hook). If nobody sent it, suspect the OOM"
+                            + " killer: look for \"Out of memory: Killed process\" or \"oom-kill\" in the kernel log"
+                            + " (dmesg, journalctl -k) and for oom_kill in the cgroup's memory.events.";
+                case 2:
+                    return "SIGINT is the interrupt from the keyboard (Ctrl-C).";
+                case 1:
+                    return "SIGHUP is sent when the controlling terminal goes away (an SSH session closed);"
+                            + " run long jobs under nohup, tmux or screen to survive it.";
+                case 11:
+                    return "SIGSEGV is an invalid memory access: a crash in native code (a driver, a JNI library,"
+                            + " a C extension).";
+                case 7:
+                    return "SIGBUS is a bad memory access, often a memory-mapped file that was truncated or a full"
+                            + " /dev/shm.";
+                case 6:
+                    return "SIGABRT comes from abort(): a failed assertion or a fatal error detected by the"
+                            + " program or its C library.";
+                case 4:
+                    return "SIGILL is an illegal instruction: code built for another CPU, or a corrupted binary.";
+                case 8:
+                    return "SIGFPE is an arithmetic fault, such as an integer division by zero.";
+                case 13:
+                    return "SIGPIPE means it wrote to a pipe or socket whose reader had gone away.";
+                case 24:
+                    return "SIGXCPU means it exceeded its CPU time limit (ulimit -t, a batch system's limit).";
+                case 25:
+                    return "SIGXFSZ means it exceeded its file size limit (ulimit -f).";
+                default:
+                    return s.fullName() + ": " + s.description() + " (default action "
+                            + s.defaultAction().name().toLowerCase(Locale.ROOT) + ").";
+            }
+        }
     }
 
     /**
@@ -65,12 +210,8 @@ public final class ExitStatus {
      * @return an exact "exited with {@code status}"
      * @throws IllegalArgumentException if the status is outside 0 to 255
      */
-    public static ExitStatus exited(int status) {
-        if (status < 0 || status > 255) {
-            throw new IllegalArgumentException("an exit status is 0 to 255 (the kernel keeps the low 8 bits"
-                    + " of exit()'s argument), not " + status);
-        }
-        return new ExitStatus(Kind.EXITED, status, false, Source.WAIT_STATUS);
+    static ExitStatus exited(int status) {
+        return new Exited(status, Source.WAIT_STATUS);
     }
 
     /**
@@ -78,9 +219,8 @@ public final class ExitStatus {
      * @param coreDumped whether the kernel wrote a core dump
      * @return an exact "killed by {@code signal}"
      */
-    public static ExitStatus killedBy(Signal signal, boolean coreDumped) {
-        Objects.requireNonNull(signal, "signal");
-        return new ExitStatus(Kind.KILLED, signal.number(), coreDumped, Source.WAIT_STATUS);
+    static ExitStatus killedBy(Signal signal, boolean coreDumped) {
+        return new Killed(signal, coreDumped, Source.WAIT_STATUS);
     }
 
     /**
@@ -95,7 +235,7 @@ public final class ExitStatus {
      *                                  continued ({@code WIFCONTINUED}: 0xffff) status, or a signal
      *                                  number above 64
      */
-    public static ExitStatus fromWaitStatus(int raw) {
+    static ExitStatus fromWaitStatus(int raw) {
         if (raw == 0xffff) {
             throw new IllegalArgumentException("wait status 0xffff means \"continued\" (WIFCONTINUED): the"
                     + " process has not ended");
@@ -136,185 +276,32 @@ public final class ExitStatus {
      * @return the exit status
      * @throws IllegalArgumentException if the status is outside 0 to 255
      */
-    public static ExitStatus fromShellStatus(int status) {
+    static ExitStatus fromShellStatus(int status) {
         if (status < 0 || status > 255) {
             throw new IllegalArgumentException("a shell exit status is 0 to 255, not " + status);
         }
         int n = status - 128;
         if (n >= 1 && n <= Signal.MAX_NUMBER) {
-            return new ExitStatus(Kind.KILLED, n, false, Source.SHELL_CONVENTION);
+            return new Killed(Signal.of(n), false, Source.SHELL_CONVENTION);
         }
-        return new ExitStatus(Kind.EXITED, status, false, Source.SHELL_CONVENTION);
+        return new Exited(status, Source.SHELL_CONVENTION);
     }
 
-    /** @return whether the process exited or was killed by a signal */
-    public Kind kind() {
-        return kind;
-    }
-
-    /** @return where this status came from, and so how certain {@link #kind()} is */
-    public Source source() {
-        return source;
-    }
-
-    /** @return whether the process called {@code exit} (as far as the {@link #source()} tells) */
-    public boolean exited() {
-        return kind == Kind.EXITED;
-    }
-
-    /** @return whether a signal ended the process (as far as the {@link #source()} tells) */
-    public boolean killed() {
-        return kind == Kind.KILLED;
-    }
-
-    /** @return whether the process exited with status 0 */
-    public boolean isSuccess() {
-        return kind == Kind.EXITED && value == 0;
-    }
-
-    /** @return the status passed to {@code exit}, 0 to 255; empty when a signal ended the process */
-    public OptionalInt exitCode() {
-        return kind == Kind.EXITED ? OptionalInt.of(value) : OptionalInt.empty();
-    }
-
-    /** @return the signal that ended the process; empty when it exited */
-    public Optional<Signal> signal() {
-        return kind == Kind.KILLED ? Optional.of(Signal.of(value)) : Optional.empty();
-    }
-
-    /**
-     * @return whether the kernel wrote a core dump; always false for a {@link Source#SHELL_CONVENTION}
-     *         status, which does not carry that bit
-     */
-    public boolean coreDumped() {
-        return coreDumped;
-    }
+    /** @return where this status came from, and so how certain its reading is */
+    Source source();
 
     /** @return the status as a shell's {@code $?} shows it: the exit status, or 128 + the signal number */
-    public int shellStatus() {
-        return kind == Kind.EXITED ? value : 128 + value;
-    }
+    int shellStatus();
 
     /**
      * @return a plain-words explanation: what ended the process and what to look at next (for SIGKILL,
-     *         the OOM killer; for 143, that a JVM handling TERM exits normally with it)
+     *         the OOM killer; for 143, that a JVM handling TERM, or checkpointing under a preemption guard,
+     *         exits with it on purpose)
      */
-    public String explain() {
-        StringBuilder b = new StringBuilder();
-        if (kind == Kind.KILLED) {
-            Signal s = Signal.of(value);
-            if (source == Source.SHELL_CONVENTION) {
-                b.append("status ").append(shellStatus()).append(" = 128 + ").append(value)
-                        .append(": by the shell convention, killed by ").append(s.fullName())
-                        .append(" (unless the program itself exited with ").append(shellStatus()).append("). ");
-            } else {
-                b.append("killed by ").append(s.fullName()).append(" (").append(value).append(")")
-                        .append(coreDumped ? ", core dumped" : "").append(". ");
-            }
-            b.append(signalMeaning(s));
-        } else {
-            b.append(exitMeaning(value));
-        }
-        return b.toString();
-    }
+    String explain();
 
-    private static String signalMeaning(Signal s) {
-        switch (s.number()) {
-            case 9:
-                return "SIGKILL cannot be caught: the kernel ended the process at once and nothing ran afterwards"
-                        + " (no handler, no finally block, no shutdown hook). If nobody sent it, suspect the OOM"
-                        + " killer: look for \"Out of memory: Killed process\" or \"oom-kill\" in the kernel log"
-                        + " (dmesg, journalctl -k) and for oom_kill in the cgroup's memory.events.";
-            case 15:
-                return "SIGTERM is a polite stop request (kill PID, docker stop, a Kubernetes or SLURM"
-                        + " preemption); this program did not handle it. A program that handles TERM can"
-                        + " checkpoint and exit by itself; a JVM does so by default and exits normally with 143.";
-            case 2:
-                return "SIGINT is the interrupt from the keyboard (Ctrl-C).";
-            case 1:
-                return "SIGHUP is sent when the controlling terminal goes away (an SSH session closed);"
-                        + " run long jobs under nohup, tmux or screen to survive it.";
-            case 11:
-                return "SIGSEGV is an invalid memory access: a crash in native code (a driver, a JNI library,"
-                        + " a C extension).";
-            case 7:
-                return "SIGBUS is a bad memory access, often a memory-mapped file that was truncated or a full"
-                        + " /dev/shm.";
-            case 6:
-                return "SIGABRT comes from abort(): a failed assertion or a fatal error detected by the"
-                        + " program or its C library.";
-            case 4:
-                return "SIGILL is an illegal instruction: code built for another CPU, or a corrupted binary.";
-            case 8:
-                return "SIGFPE is an arithmetic fault, such as an integer division by zero.";
-            case 13:
-                return "SIGPIPE means it wrote to a pipe or socket whose reader had gone away.";
-            case 24:
-                return "SIGXCPU means it exceeded its CPU time limit (ulimit -t, a batch system's limit).";
-            case 25:
-                return "SIGXFSZ means it exceeded its file size limit (ulimit -f).";
-            default:
-                return s.fullName() + ": " + s.description() + " (default action "
-                        + s.defaultAction().name().toLowerCase(java.util.Locale.ROOT) + ").";
-        }
-    }
-
-    private String exitMeaning(int status) {
-        String prefix = source == Source.SHELL_CONVENTION ? "status " + status + ": " : "";
-        if (status == 0) {
-            return prefix + "exited normally with status 0 (success).";
-        }
-        StringBuilder b = new StringBuilder(prefix).append("exited with status ").append(status);
-        if (status == 126) {
-            b.append(": by the shell convention, the command was found but could not be executed (no"
-                    + " permission, or not an executable).");
-        } else if (status == 127) {
-            b.append(": by the shell convention, the command was not found (check PATH and the name).");
-        } else if (status > 128 && status - 128 <= Signal.MAX_NUMBER) {
-            Signal s = Signal.of(status - 128);
-            b.append(" = 128 + ").append(s.number()).append(", the shell's code for \"killed by ")
-                    .append(s.fullName()).append("\", but this process exited by itself.");
-            if (s.number() == 15) {
-                b.append(" A JVM that gets SIGTERM runs its shutdown hooks and exits with 143 exactly so.");
-            } else if (s.number() == 2 || s.number() == 1) {
-                b.append(" A JVM that gets ").append(s.fullName())
-                        .append(" runs its shutdown hooks and exits with this status.");
-            }
-        } else {
-            b.append(" (the program reported failure; its own output or log says why).");
-        }
-        if (b.charAt(b.length() - 1) != '.') {
-            b.append('.');
-        }
-        return b.toString();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        if (!(o instanceof ExitStatus)) {
-            return false;
-        }
-        ExitStatus e = (ExitStatus) o;
-        return kind == e.kind && value == e.value && coreDumped == e.coreDumped && source == e.source;
-    }
-
-    @Override
-    public int hashCode() {
-        return Objects.hash(kind, value, coreDumped, source);
-    }
-
-    /**
-     * @return {@code "exited 0"}, {@code "killed by SIGKILL"}, {@code "killed by SIGSEGV (core dumped)"},
-     *         or for a shell-convention reading {@code "143 (SIGTERM by the shell convention)"}
-     */
-    @Override
-    public String toString() {
-        if (kind == Kind.EXITED) {
-            return "exited " + value;
-        }
-        if (source == Source.SHELL_CONVENTION) {
-            return shellStatus() + " (" + Signal.of(value).fullName() + " by the shell convention)";
-        }
-        return "killed by " + Signal.of(value).fullName() + (coreDumped ? " (core dumped)" : "");
+    /** @return whether the process exited with status 0 */
+    default boolean isSuccess() {
+        return this instanceof Exited e && e.code() == 0;
     }
 }

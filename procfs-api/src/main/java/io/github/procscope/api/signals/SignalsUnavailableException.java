@@ -1,5 +1,7 @@
 package io.github.procscope.api.signals;
 
+import java.util.Objects;
+
 import io.github.procscope.api.ProcscopeException;
 
 /**
@@ -16,13 +18,13 @@ public class SignalsUnavailableException extends ProcscopeException {
      * @param cause   the underlying failure
      */
     public SignalsUnavailableException(String message, Throwable cause) {
-        super(message, cause);
+        super(Objects.requireNonNull(message, "message"), Objects.requireNonNull(cause, "cause"));
     }
 
     /**
      * @param message what failed and what the caller can do
      */
     public SignalsUnavailableException(String message) {
-        super(message);
+        super(Objects.requireNonNull(message, "message"));
     }
 }

@@ -3,6 +3,7 @@ package io.github.procscope.api.spi;
 import io.github.procscope.api.ImplementationNotFoundException;
 
 import java.util.Iterator;
+import java.util.Objects;
 import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
@@ -20,6 +21,8 @@ public final class Providers {
      * @throws ImplementationNotFoundException if there is none
      */
     public static <T> T first(Class<T> service, String artifact) {
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(artifact, "artifact");
         for (ClassLoader loader : new ClassLoader[] {service.getClassLoader(),
                 Thread.currentThread().getContextClassLoader()}) {
             try {

@@ -1,7 +1,7 @@
 package io.github.procscope.linux.doctor;
 
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.files.DeletedFile;
 import io.github.procscope.api.files.DeletedFilesScan;
@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -55,16 +56,9 @@ final class DeletedFilesCheck implements DoctorCheck {
             DeletedSpace space = scan.fileSystems().stream().filter(s -> s.device().equals(held.get(0).device()))
                     .findFirst().orElse(null);
             String where = space != null && space.mountPoint().isPresent() ? space.mountPoint().get() : group.getKey();
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("mountPoint", where);
-            if (space != null) {
-                space.fsType().ifPresent(t -> ev.put("fsType", t));
-            }
-            ev.put("files", distinct.size());
-            ev.put("heldBytes", bytes);
-            ev.put("holders", held.stream().map(f -> f.pid() + " " + f.command() + " fd " + f.fd() + " " + f.path()
-                    + " " + f.allocatedBytes()).toList());
-            out.add(new Finding(FindingKind.DELETED_OPEN_FILE, bytes >= (1L << 30) ? Severity.WARNING : Severity.INFO,
+            Evidence ev = new Evidence.DeletedOpenFiles(where, space == null ? Optional.empty() : space.fsType(),
+                    distinct.size(), bytes, held);
+            out.add(new Finding(bytes >= (1L << 30) ? Severity.WARNING : Severity.INFO,
                     held.stream().map(DeletedFile::pid).toList(),
                     (bytes >> 20) + " MiB on " + where + " belong to " + distinct.size() + " deleted file(s) still held open by "
                             + held.stream().map(DeletedFile::pid).distinct().count() + " process(es)",

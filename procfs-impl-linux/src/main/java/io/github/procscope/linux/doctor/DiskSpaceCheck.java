@@ -1,15 +1,13 @@
 package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.disk.FileSystemUsage;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * File systems over the space or inode threshold ({@code df} and {@code df -i}). Pseudo and read-only
@@ -36,8 +34,10 @@ final class DiskSpaceCheck implements DoctorCheck {
             }
             int use = fs.usePercent().orElse(0);
             if (use >= e.options().diskUsedPercent()) {
-                Map<String, Object> ev = evidence(fs);
-                out.add(new Finding(FindingKind.DISK_FULL, use >= 98 || fs.availableBytes() == 0 ? Severity.CRITICAL
+                Evidence ev = new Evidence.DiskFull(fs.mountPoint(), fs.mount().fsType(), fs.mount().source(),
+                        fs.sizeBytes(), fs.usedBytes(), fs.availableBytes(), fs.usePercent(), fs.inodes(),
+                        fs.inodesFree(), fs.inodeUsePercent());
+                out.add(new Finding(use >= 98 || fs.availableBytes() == 0 ? Severity.CRITICAL
                         : Severity.WARNING, List.of(),
                         fs.mountPoint() + " is " + use + "% full (" + (fs.availableBytes() >> 20) + " MiB available)", ev,
                         "Find what filled it with procscope du " + fs.mountPoint() + " (or du -x). If df and du "
@@ -47,8 +47,10 @@ final class DiskSpaceCheck implements DoctorCheck {
             if (fs.inodes() > 0) {
                 int iuse = fs.inodeUsePercent().orElse(0);
                 if (iuse >= e.options().inodesUsedPercent()) {
-                    Map<String, Object> ev = evidence(fs);
-                    out.add(new Finding(FindingKind.INODES_EXHAUSTED, iuse >= 98 || fs.inodesFree() == 0
+                    Evidence ev = new Evidence.InodesExhausted(fs.mountPoint(), fs.mount().fsType(),
+                            fs.mount().source(), fs.sizeBytes(), fs.usedBytes(), fs.availableBytes(), fs.usePercent(),
+                            fs.inodes(), fs.inodesFree(), fs.inodeUsePercent());
+                    out.add(new Finding(iuse >= 98 || fs.inodesFree() == 0
                             ? Severity.CRITICAL : Severity.WARNING, List.of(),
                             fs.mountPoint() + " has used " + iuse + "% of its inodes (" + fs.inodesFree() + " left)", ev,
                             "Creating files fails with \"No space left on device\" although space is left. Millions "
@@ -58,20 +60,5 @@ final class DiskSpaceCheck implements DoctorCheck {
             }
         }
         return out;
-    }
-
-    private static Map<String, Object> evidence(FileSystemUsage fs) {
-        Map<String, Object> ev = new LinkedHashMap<>();
-        ev.put("mountPoint", fs.mountPoint());
-        ev.put("fsType", fs.mount().fsType());
-        ev.put("source", fs.mount().source());
-        ev.put("sizeBytes", fs.sizeBytes());
-        ev.put("usedBytes", fs.usedBytes());
-        ev.put("availableBytes", fs.availableBytes());
-        fs.usePercent().ifPresent(v -> ev.put("usePercent", v));
-        ev.put("inodes", fs.inodes());
-        ev.put("inodesFree", fs.inodesFree());
-        fs.inodeUsePercent().ifPresent(v -> ev.put("inodesUsePercent", v));
-        return ev;
     }
 }

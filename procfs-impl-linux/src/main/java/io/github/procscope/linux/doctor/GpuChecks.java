@@ -1,16 +1,16 @@
 package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.gpu.GpuSummary;
 import io.github.procscope.api.gpu.GpuUser;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * The two GPU entries of the map: GPUs that hold memory while idle over the window (the seed's
@@ -36,17 +36,13 @@ final class GpuChecks implements DoctorCheck {
             }
             List<GpuUser> holders = w.users().stream().filter(u -> u.gpuProcesses().stream()
                     .anyMatch(p -> p.deviceUuid().equals(s.deviceUuid()))).toList();
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("gpu", s.deviceIndex());
-            ev.put("uuid", s.deviceUuid());
-            ev.put("samples", s.samples());
-            ev.put("windowSeconds", s.span().toMillis() / 1000.0);
-            s.meanGpuUtilizationPercent().ifPresent(v -> ev.put("meanUtilizationPercent", Math.round(v * 10) / 10.0));
-            s.minMemoryUsedBytes().ifPresent(v -> ev.put("memoryUsedBytes", v));
-            s.memoryTotalBytes().ifPresent(v -> ev.put("memoryTotalBytes", v));
-            ev.put("holders", holders.stream().map(u -> u.pid() + " " + u.process().map(ProcessInfo::comm).orElse("?")
-                    + u.usedMemoryBytes().stream().mapToObj(b -> " " + (b >> 20) + " MiB").findFirst().orElse("")).toList());
-            out.add(new Finding(FindingKind.GPU_IDLE_HOLDING, Severity.WARNING,
+            OptionalDouble mean = s.meanGpuUtilizationPercent();
+            Evidence ev = new Evidence.GpuIdleHolding(s.deviceIndex(), s.deviceUuid(), s.samples(), s.span().toMillis(),
+                    mean.isPresent() ? OptionalDouble.of(Math.round(mean.getAsDouble() * 10) / 10.0) : mean,
+                    s.minMemoryUsedBytes(), s.memoryTotalBytes(),
+                    holders.stream().map(u -> new Evidence.GpuHolder(u.pid(), u.process().map(ProcessInfo::comm),
+                            u.usedMemoryBytes())).toList());
+            out.add(new Finding(Severity.WARNING,
                     holders.stream().map(GpuUser::pid).toList(),
                     String.format("GPU %d holds %d MiB but its utilization stayed at %.1f%% over %d samples",
                             s.deviceIndex(), s.minMemoryUsedBytes().orElse(0) >> 20,
@@ -60,16 +56,12 @@ final class GpuChecks implements DoctorCheck {
                 continue;
             }
             ProcessInfo p = u.process().orElseThrow();
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("pid", u.pid());
-            ev.put("comm", p.comm());
-            ev.put("ppid", p.ppid());
-            ev.put("ageSeconds", p.elapsed().toSeconds());
-            u.usedMemoryBytes().ifPresent(b -> ev.put("usedMemoryBytes", b));
-            ev.put("devices", u.gpuProcesses().stream().map(g -> g.deviceUuid()).distinct().toList());
-            ev.put("openDeviceMinors", List.copyOf(u.openDeviceMinors()));
-            u.runRoot().ifPresent(r -> ev.put("runRoot", r.pid() + " " + r.comm()));
-            out.add(new Finding(FindingKind.GPU_GHOST, Severity.WARNING, List.of(u.pid()),
+            Evidence ev = new Evidence.GpuGhost(u.pid(), p.comm(), p.ppid(), p.elapsed().toMillis(),
+                    u.usedMemoryBytes(), u.gpuProcesses().stream().map(g -> g.deviceUuid()).distinct().toList(),
+                    List.copyOf(u.openDeviceMinors()),
+                    u.runRoot().map(r -> OptionalLong.of(r.pid())).orElse(OptionalLong.empty()),
+                    u.runRoot().map(ProcessInfo::comm));
+            out.add(new Finding(Severity.WARNING, List.of(u.pid()),
                     "pid " + u.pid() + " (" + p.comm() + ") holds GPU memory"
                             + u.usedMemoryBytes().stream().mapToObj(b -> " (" + (b >> 20) + " MiB)").findFirst().orElse("")
                             + " but its parent is gone (adopted by " + p.ppid() + ")",

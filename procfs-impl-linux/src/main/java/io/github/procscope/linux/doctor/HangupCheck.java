@@ -3,12 +3,11 @@ package io.github.procscope.linux.doctor;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.SignalMasks;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -47,15 +46,13 @@ final class HangupCheck implements DoctorCheck {
         List<Finding> out = new ArrayList<>();
         bySession.forEach((sid, procs) -> {
             ProcessInfo first = procs.get(0);
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("session", sid);
-            ev.put("tty", first.tty().orElse(Integer.toString(first.ttyNr())));
-            ev.put("pids", procs.stream().map(ProcessInfo::pid).toList());
-            ev.put("comms", procs.stream().map(ProcessInfo::comm).toList());
-            ev.put("oldestSeconds", procs.stream().mapToLong(p -> p.elapsed().toSeconds()).max().orElse(0));
-            out.add(new Finding(FindingKind.HANGUP_VULNERABLE, Severity.WARNING,
+            Evidence.HangupVulnerable ev = new Evidence.HangupVulnerable(sid,
+                    first.tty().orElse(Integer.toString(first.ttyNr())),
+                    procs.stream().map(ProcessInfo::pid).toList(), procs.stream().map(ProcessInfo::comm).toList(),
+                    procs.stream().mapToLong(p -> p.elapsed().toMillis()).max().orElse(0));
+            out.add(new Finding(Severity.WARNING,
                     procs.stream().map(ProcessInfo::pid).toList(),
-                    procs.size() + " process(es) on terminal " + ev.get("tty") + " (" + first.comm()
+                    procs.size() + " process(es) on terminal " + ev.tty() + " (" + first.comm()
                             + (procs.size() > 1 ? ", ..." : "") + ") will get SIGHUP and die if the session drops",
                     ev, "Run long jobs inside tmux or screen (tmux new -s run), or with nohup (HUP ignored, output "
                     + "to nohup.out), or make the program handle SIGHUP. A dropped SSH connection sends HUP "

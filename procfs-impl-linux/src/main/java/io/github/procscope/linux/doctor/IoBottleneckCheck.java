@@ -1,14 +1,12 @@
 package io.github.procscope.linux.doctor;
 
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.disk.IoStat;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Disks busy nearly all the window ({@code iostat -x}'s %util) with long waits (r_await, w_await): the
@@ -33,18 +31,11 @@ final class IoBottleneckCheck implements DoctorCheck {
         for (IoStat io : IoStat.between(e.disksBefore().get(), e.disksAfter().get())) {
             double await = Math.max(io.readAwaitMillis(), io.writeAwaitMillis());
             if (io.utilizationPercent() >= e.options().ioUtilPercent() && await >= e.options().ioAwaitMillis()) {
-                Map<String, Object> ev = new LinkedHashMap<>();
-                ev.put("device", io.name());
-                ev.put("intervalSeconds", io.interval().toMillis() / 1000.0);
-                ev.put("utilPercent", round(io.utilizationPercent()));
-                ev.put("readAwaitMs", round(io.readAwaitMillis()));
-                ev.put("writeAwaitMs", round(io.writeAwaitMillis()));
-                ev.put("readsPerSecond", round(io.readsPerSecond()));
-                ev.put("writesPerSecond", round(io.writesPerSecond()));
-                ev.put("readKBPerSecond", round(io.readKilobytesPerSecond()));
-                ev.put("writeKBPerSecond", round(io.writeKilobytesPerSecond()));
-                ev.put("queueSize", round(io.averageQueueSize()));
-                out.add(new Finding(FindingKind.IO_BOTTLENECK, Severity.WARNING, List.of(),
+                Evidence ev = new Evidence.IoBottleneck(io.name(), io.interval().toMillis(),
+                        round(io.utilizationPercent()), round(io.readAwaitMillis()), round(io.writeAwaitMillis()),
+                        round(io.readsPerSecond()), round(io.writesPerSecond()), round(io.readKilobytesPerSecond()),
+                        round(io.writeKilobytesPerSecond()), round(io.averageQueueSize()));
+                out.add(new Finding(Severity.WARNING, List.of(),
                         String.format("%s was busy %.0f%% of the window with waits of %.0f ms", io.name(),
                                 io.utilizationPercent(), await), ev,
                         "Training slows when it waits for storage: many small files read every epoch (pack them "

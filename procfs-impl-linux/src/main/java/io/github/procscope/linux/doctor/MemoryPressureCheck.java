@@ -1,8 +1,8 @@
 package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
@@ -10,7 +10,6 @@ import io.github.procscope.api.memory.SystemMemory;
 import io.github.procscope.linux.CgroupMemoryStat;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,15 +38,10 @@ final class MemoryPressureCheck implements DoctorCheck {
         SystemMemory m = resources.memory();
         double availablePercent = m.totalBytes() == 0 ? 100 : 100.0 * m.availableBytes() / m.totalBytes();
         if (availablePercent < e.options().memoryAvailablePercent()) {
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("totalBytes", m.totalBytes());
-            ev.put("availableBytes", m.availableBytes());
-            ev.put("availablePercent", Math.round(availablePercent * 10) / 10.0);
-            ev.put("freeBytes", m.freeBytes());
-            ev.put("swapTotalBytes", m.swapTotalBytes());
-            ev.put("swapFreeBytes", m.swapFreeBytes());
-            ev.put("availableSource", m.availableSource().name());
-            out.add(new Finding(FindingKind.MEMORY_PRESSURE, availablePercent < 2 ? Severity.CRITICAL : Severity.WARNING,
+            Evidence ev = new Evidence.LowMemory(m.totalBytes(), m.availableBytes(),
+                    Math.round(availablePercent * 10) / 10.0, m.freeBytes(), m.swapTotalBytes(), m.swapFreeBytes(),
+                    m.availableSource());
+            out.add(new Finding(availablePercent < 2 ? Severity.CRITICAL : Severity.WARNING,
                     topByRss(e), String.format("only %.1f%% of memory is available (%d MiB of %d MiB)", availablePercent,
                             m.availableBytes() >> 20, m.totalBytes() >> 20), ev,
                     "The OOM killer ends the largest process when memory runs out. Find the biggest users "
@@ -61,15 +55,9 @@ final class MemoryPressureCheck implements DoctorCheck {
             long workingSet = Math.max(0, c.usageBytes() - inactiveFile);
             double percent = limit == 0 ? 100 : 100.0 * workingSet / limit;
             if (percent >= e.options().cgroupUsagePercent()) {
-                Map<String, Object> ev = new LinkedHashMap<>();
-                ev.put("cgroup", c.cgroupPath());
-                ev.put("version", c.version() == CgroupVersion.V2 ? 2 : 1);
-                ev.put("limitBytes", limit);
-                ev.put("usageBytes", c.usageBytes());
-                ev.put("inactiveFileBytes", inactiveFile);
-                ev.put("workingSetBytes", workingSet);
-                ev.put("usePercent", Math.round(percent * 10) / 10.0);
-                out.add(new Finding(FindingKind.MEMORY_PRESSURE, percent >= 98 ? Severity.CRITICAL : Severity.WARNING,
+                Evidence ev = new Evidence.CgroupMemoryPressure(c.cgroupPath(), c.version(), limit, c.usageBytes(),
+                        inactiveFile, workingSet, Math.round(percent * 10) / 10.0);
+                out.add(new Finding(percent >= 98 ? Severity.CRITICAL : Severity.WARNING,
                         List.of(), String.format("cgroup %s uses %.1f%% of its %d MiB limit", c.cgroupPath(), percent,
                                 limit >> 20), ev,
                         "In a container the cgroup limit, not the machine's memory, is the ceiling: past it the "

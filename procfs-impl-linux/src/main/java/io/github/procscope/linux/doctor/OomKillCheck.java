@@ -2,16 +2,15 @@ package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.diagnose.CgroupOomCount;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.api.diagnose.Severity;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Optional;
 import java.util.function.Supplier;
 
@@ -48,23 +47,12 @@ final class OomKillCheck implements DoctorCheck {
         List<CgroupOomCount> counts = counters.get();
         List<Finding> out = new ArrayList<>();
         for (OomKill k : kills) {
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("pid", k.pid());
-            ev.put("comm", k.comm());
-            k.time().ifPresent(t -> ev.put("time", t.toString()));
-            k.totalVmBytes().ifPresent(v -> ev.put("totalVmBytes", v));
-            k.anonRssBytes().ifPresent(v -> ev.put("anonRssBytes", v));
-            k.fileRssBytes().ifPresent(v -> ev.put("fileRssBytes", v));
-            k.shmemRssBytes().ifPresent(v -> ev.put("shmemRssBytes", v));
-            k.uid().ifPresent(v -> ev.put("uid", v));
-            ev.put("memoryCgroup", k.memoryCgroup());
-            k.cgroup().ifPresent(v -> ev.put("cgroup", v));
-            k.constraint().ifPresent(v -> ev.put("constraint", v));
-            k.cgroup().flatMap(cg -> counts.stream().filter(c -> c.cgroup().equals(cg)).findFirst())
-                    .ifPresent(c -> ev.put("cgroupOomKills", c.oomKills()));
+            Evidence ev = new Evidence.OomKilled(k, k.cgroup()
+                    .flatMap(cg -> counts.stream().filter(c -> c.cgroup().equals(cg)).findFirst())
+                    .map(c -> OptionalLong.of(c.oomKills())).orElse(OptionalLong.empty()));
             String where = k.memoryCgroup() ? "its memory cgroup" + k.cgroup().map(c -> " " + c).orElse("") + " hit its limit"
                     : "the machine ran out of memory";
-            out.add(new Finding(FindingKind.OOM_KILL, Severity.WARNING, List.of(k.pid()),
+            out.add(new Finding(Severity.WARNING, List.of(k.pid()),
                     "the OOM killer ended pid " + k.pid() + " (" + k.comm() + ")" + k.time().map(t -> " at " + t).orElse("")
                             + ": " + where + k.anonRssBytes().stream().mapToObj(v -> ", anon-rss " + (v >> 20) + " MiB")
                             .findFirst().orElse(""),
@@ -75,13 +63,8 @@ final class OomKillCheck implements DoctorCheck {
             if (logged >= c.oomKills()) {
                 continue;
             }
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("cgroup", c.cgroup());
-            ev.put("version", c.version());
-            ev.put("oomKills", c.oomKills());
-            c.ooms().ifPresent(v -> ev.put("ooms", v));
-            ev.put("inKernelLog", logged);
-            out.add(new Finding(FindingKind.OOM_KILL, Severity.WARNING, List.of(),
+            Evidence ev = new Evidence.CgroupOomKills(c.cgroup(), c.version(), c.oomKills(), c.ooms(), logged);
+            out.add(new Finding(Severity.WARNING, List.of(),
                     "cgroup " + c.cgroup() + " recorded " + c.oomKills() + " OOM kill(s)"
                             + (logged > 0 ? ", " + logged + " of them in the kernel log" : ""),
                     ev, ADVICE + " The kernel log (dmesg, as root) names the processes."));

@@ -3,14 +3,12 @@ package io.github.procscope.linux.doctor;
 import io.github.procscope.api.CpuUsage;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Processes adopted by PID 1 (or a named subreaper) that are not session leaders. Services are started
@@ -39,17 +37,10 @@ final class OrphanCheck implements DoctorCheck {
             boolean idle = cpu == 0.0;
             boolean old = o.age().compareTo(e.options().orphanMinAge()) >= 0;
             String cmd = p.cmdline().filter(c -> !c.isEmpty()).map(c -> String.join(" ", c)).orElse(p.comm());
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("pid", p.pid());
-            ev.put("comm", p.comm());
-            ev.put("cmdline", cmd);
-            ev.put("adopterPid", o.adopterPid());
-            ev.put("ageSeconds", o.age().toMillis() / 1000.0);
-            ev.put("cpuPercent", Math.round(cpu * 10) / 10.0);
-            ev.put("rssBytes", p.rssBytes());
-            ev.put("session", p.sid());
+            Evidence ev = new Evidence.Orphan(p.pid(), p.comm(), cmd, o.adopterPid(), o.age().toMillis(),
+                    Math.round(cpu * 10) / 10.0, p.rssBytes(), p.sid());
             Severity sev = idle && old ? Severity.WARNING : Severity.INFO;
-            out.add(new Finding(FindingKind.ORPHAN, sev, List.of(p.pid()),
+            out.add(new Finding(sev, List.of(p.pid()),
                     "pid " + p.pid() + " (" + p.comm() + ") was adopted by pid " + o.adopterPid() + "; "
                             + (idle ? "idle" : "busy (" + Math.round(cpu) + "% CPU)") + ", running for "
                             + o.age().toSeconds() + " s",

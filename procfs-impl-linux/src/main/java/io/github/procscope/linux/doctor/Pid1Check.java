@@ -1,14 +1,12 @@
 package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Inits;
 import io.github.procscope.api.diagnose.Severity;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -29,11 +27,10 @@ final class Pid1Check implements DoctorCheck {
         }
         ProcessInfo p = one.get();
         List<ProcessInfo> adoptedZombies = e.tree().zombiesByParent().getOrDefault(1L, List.of());
-        Map<String, Object> ev = new LinkedHashMap<>();
-        ev.put("pid1Comm", p.comm());
-        ev.put("pid1Cmdline", p.cmdline().map(c -> String.join(" ", c)).orElse(p.comm()));
-        ev.put("adoptedZombies", adoptedZombies.size());
-        return List.of(new Finding(FindingKind.PID1_NOT_INIT,
+        Evidence ev = new Evidence.Pid1NotInit(p.comm(),
+                p.cmdline().map(c -> String.join(" ", c)).orElse(p.comm()),
+                adoptedZombies.stream().map(ProcessInfo::pid).toList());
+        return List.of(new Finding(
                 adoptedZombies.isEmpty() ? Severity.INFO : Severity.WARNING, List.of(1L),
                 "PID 1 is " + p.comm() + ", not an init: zombies it adopts are never reaped"
                         + (adoptedZombies.isEmpty() ? "" : " (" + adoptedZombies.size() + " now)"),

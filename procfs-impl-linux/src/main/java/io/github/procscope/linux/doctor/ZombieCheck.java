@@ -1,12 +1,11 @@
 package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -35,19 +34,15 @@ final class ZombieCheck implements DoctorCheck {
             List<Long> zombiePids = lasting.stream().map(ProcessInfo::pid).toList();
             List<Long> pids = new ArrayList<>(zombiePids);
             pids.add(parentPid);
-            Map<String, Object> ev = new LinkedHashMap<>();
-            ev.put("parentPid", parentPid);
-            ev.put("parentComm", parentComm);
-            ev.put("zombiePids", zombiePids);
-            ev.put("zombies", zombiePids.size());
-            ev.put("zombieComms", lasting.stream().map(ProcessInfo::comm).distinct().toList());
+            Evidence ev = new Evidence.Zombies(parentPid, parentComm, zombiePids,
+                    lasting.stream().map(ProcessInfo::comm).distinct().toList());
             String advice = parentPid == 1
                     ? "PID 1 adopted them and does not reap: it is not an init. Run the container with an init "
                     + "(docker run --init, tini, dumb-init) so that adopted children are reaped."
                     : "A zombie has already exited: killing it does nothing. The parent must call wait() on "
                     + "its children (fix the code that forks them); or end the parent (pid " + parentPid
                     + "), and its zombies are adopted and reaped by init.";
-            out.add(new Finding(FindingKind.ZOMBIE, Severity.WARNING, pids,
+            out.add(new Finding(Severity.WARNING, pids,
                     zombiePids.size() + (zombiePids.size() == 1 ? " zombie" : " zombies") + " of pid " + parentPid
                             + " (" + parentComm + ") not reaped", ev, advice));
         }

@@ -2,6 +2,7 @@ package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
@@ -68,23 +69,27 @@ class DoctorSystemTest {
                 .build().examine(NOW.withDiskThresholds(99, 99));
         List<Finding> mem = d.of(FindingKind.MEMORY_PRESSURE);
         assertEquals(2, mem.size(), mem.toString());
-        Finding machine = mem.stream().filter(f -> f.evidence().containsKey("availablePercent")).findFirst().orElseThrow();
-        assertEquals(740_000L * 1024, machine.evidence().get("availableBytes"));
-        assertEquals(3.0, machine.evidence().get("availablePercent"));
+        Finding machine = mem.stream().filter(f -> f.evidence() instanceof Evidence.LowMemory).findFirst().orElseThrow();
+        Evidence.LowMemory low = (Evidence.LowMemory) machine.evidence();
+        assertEquals(740_000L * 1024, low.availableBytes());
+        assertEquals(3.0, low.availablePercent());
         assertEquals(List.of(90L, 91L, 92L), machine.pids(), "the largest processes are named");
-        Finding cgroup = mem.stream().filter(f -> f.evidence().containsKey("cgroup")).findFirst().orElseThrow();
-        assertEquals("/train.slice/run-9", cgroup.evidence().get("cgroup"));
-        assertEquals(1_040_000_000L, cgroup.evidence().get("workingSetBytes"), "usage minus inactive file");
-        assertEquals(96.9, cgroup.evidence().get("usePercent"));
+        Evidence.CgroupMemoryPressure cgroup = mem.stream().map(Finding::evidence)
+                .filter(Evidence.CgroupMemoryPressure.class::isInstance).map(Evidence.CgroupMemoryPressure.class::cast)
+                .findFirst().orElseThrow();
+        assertEquals("/train.slice/run-9", cgroup.cgroup());
+        assertEquals(1_040_000_000L, cgroup.workingSetBytes(), "usage minus inactive file");
+        assertEquals(96.9, cgroup.usePercent());
 
         List<Finding> oom = d.of(FindingKind.OOM_KILL);
         assertEquals(2, oom.size(), oom.toString());
         Finding logged = oom.stream().filter(f -> f.pids().equals(List.of(4242L))).findFirst().orElseThrow();
-        assertEquals(2L, logged.evidence().get("cgroupOomKills"));
+        assertEquals(java.util.OptionalLong.of(2), ((Evidence.OomKilled) logged.evidence()).cgroupOomKills());
         Finding counted = oom.stream().filter(f -> f.pids().isEmpty()).findFirst().orElseThrow();
-        assertEquals("/train.slice/run-9", counted.evidence().get("cgroup"), "the parent's count is the child's");
-        assertEquals(2L, counted.evidence().get("oomKills"));
-        assertEquals(1L, counted.evidence().get("inKernelLog"));
+        Evidence.CgroupOomKills ce = (Evidence.CgroupOomKills) counted.evidence();
+        assertEquals("/train.slice/run-9", ce.cgroup(), "the parent's count is the child's");
+        assertEquals(2L, ce.oomKills());
+        assertEquals(1L, ce.inKernelLog());
     }
 
     @Test
@@ -99,9 +104,11 @@ class DoctorSystemTest {
                 NOW.withSampleWindow(Duration.ofSeconds(1)), new java.util.ArrayList<>());
         List<Finding> f = new IoBottleneckCheck().run(e);
         assertEquals(1, f.size());
-        assertEquals("vda", f.get(0).evidence().get("device"));
-        assertEquals(95.0, f.get(0).evidence().get("utilPercent"));
-        assertEquals(100.0, f.get(0).evidence().get("readAwaitMs"), "10,000 ms of waiting over 100 reads");
+        Evidence.IoBottleneck io = (Evidence.IoBottleneck) f.get(0).evidence();
+        assertEquals("vda", io.device());
+        assertEquals(95.0, io.utilizationPercent());
+        assertEquals(100.0, io.readAwaitMillis(), "10,000 ms of waiting over 100 reads");
+        assertEquals(1000, io.intervalMillis());
         Examination calm = new Examination(snap, snap, Optional.of(before), Optional.of(before), Optional.empty(),
                 NOW.withSampleWindow(Duration.ofSeconds(1)), new java.util.ArrayList<>());
         assertEquals(List.of(), new IoBottleneckCheck().run(calm));
@@ -124,22 +131,26 @@ class DoctorSystemTest {
             Diagnosis d = LinuxDoctor.system().examine(NOW.withDiskThresholds(75, 90));
             String where = mnt.toRealPath().toString();
             Finding del = d.of(FindingKind.DELETED_OPEN_FILE).stream()
-                    .filter(f -> where.equals(f.evidence().get("mountPoint"))).findFirst()
+                    .filter(f -> where.equals(((Evidence.DeletedOpenFiles) f.evidence()).mountPoint())).findFirst()
                     .orElseThrow(() -> new AssertionError("no deleted-file finding on " + where + ": " + d));
             assertEquals(List.of(holder.pid()), del.pids());
-            assertEquals(64L << 20, del.evidence().get("heldBytes"));
-            assertEquals(1, del.evidence().get("files"));
-            Finding full = d.of(FindingKind.DISK_FULL).stream().filter(f -> where.equals(f.evidence().get("mountPoint")))
+            Evidence.DeletedOpenFiles de = (Evidence.DeletedOpenFiles) del.evidence();
+            assertEquals(64L << 20, de.heldBytes());
+            assertEquals(1, de.files());
+            assertEquals(holder.pid(), de.holders().get(0).pid());
+            Finding full = d.of(FindingKind.DISK_FULL).stream()
+                    .filter(f -> where.equals(((Evidence.DiskFull) f.evidence()).mountPoint()))
                     .findFirst().orElseThrow(() -> new AssertionError("no DISK_FULL on " + where + ": " + d));
             int dfPercent = Integer.parseInt(io.github.procscope.testing.Commands.run("df", "--output=pcent", where)
                     .lines().skip(1).findFirst().orElseThrow().trim().replace("%", ""));
-            assertEquals(dfPercent, full.evidence().get("usePercent"), "as df computes it");
+            assertEquals(java.util.OptionalInt.of(dfPercent), ((Evidence.DiskFull) full.evidence()).usePercent(),
+                    "as df computes it");
             assertTrue(dfPercent >= 80, "64 MiB of 80 held by the deleted file, plus the small files");
             assertEquals(Severity.WARNING, full.severity());
             Finding inodes = d.of(FindingKind.INODES_EXHAUSTED).stream()
-                    .filter(f -> where.equals(f.evidence().get("mountPoint"))).findFirst()
+                    .filter(f -> where.equals(((Evidence.InodesExhausted) f.evidence()).mountPoint())).findFirst()
                     .orElseThrow(() -> new AssertionError("no INODES_EXHAUSTED on " + where + ": " + d));
-            assertTrue(((Number) inodes.evidence().get("inodesFree")).longValue() <= 5, inodes.toString());
+            assertTrue(((Evidence.InodesExhausted) inodes.evidence()).inodesFree() <= 5, inodes.toString());
             try (OutputStream in = holder.getOutputStream()) {
                 in.write('\n');
             }

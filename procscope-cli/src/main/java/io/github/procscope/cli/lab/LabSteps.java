@@ -78,7 +78,7 @@ final class LabSteps {
         sb.append("ls -l /proc/").append(holder.pid()).append("/fd/ shows:\n");
         sb.append(String.format("  %d -> %s%n%n", fd.fd(), fd.target()));
         for (DeletedFile f : held) {
-            sb.append(String.format("lsof +L1: %s %d fd %d holds %d bytes of %s%n", f.command(), f.pid(), f.fd(),
+            sb.append(String.format("lsof +L1: %s %d fd %d holds %d bytes of %s%n", f.comm(), f.pid(), f.fd(),
                     f.sizeBytes(), f.path()));
         }
         sb.append("\nRemoving a name is not removing the data: the blocks are freed when the last reference (a "
