@@ -200,6 +200,7 @@ final class NativeLibc {
             return null;
         }
         try {
+            JffiStub.prepare();
             return LibraryLoader.create(ProcLibC.class).failImmediately().load("c");
         } catch (RuntimeException | LinkageError e) {
             return null;
@@ -217,6 +218,7 @@ final class NativeLibc {
                 return new IllegalStateException("procscope supports 64-bit JVMs only (this one is "
                         + System.getProperty("sun.arch.data.model") + "-bit)");
             }
+            JffiStub.prepare();
             POSIX posix = POSIXFactory.getNativePOSIX(new DefaultPOSIXHandler());
             if (posix == null || !posix.isNative()) {
                 return new IllegalStateException("jnr-posix offered no native POSIX implementation for "
