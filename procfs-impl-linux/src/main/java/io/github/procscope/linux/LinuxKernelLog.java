@@ -87,7 +87,7 @@ public final class LinuxKernelLog implements KernelLog {
         }
         boolean charDevice = attrs.get("mode") instanceof Integer && ((Integer) attrs.get("mode") & 0xF000) == 0x2000;
         if (!charDevice || !Long.valueOf(KMSG_RDEV).equals(attrs.get("rdev"))) {
-            throw new ProcfsException(kmsg, kmsg + " is neither the kernel log device (1:11) nor a regular file "
+            throw new io.github.procscope.api.ProcfsFileRefusedException(kmsg, kmsg + " is neither the kernel log device (1:11) nor a regular file "
                     + "in its format; refusing to read it");
         }
     }
@@ -105,7 +105,7 @@ public final class LinuxKernelLog implements KernelLog {
                 int n = fs.read(fd, record);
                 if (n > 0) {
                     if (all.size() + n + 1 > MAX_LOG_BYTES) {
-                        throw new ProcfsException(kmsg, kmsg + " gave more than " + (MAX_LOG_BYTES >> 20)
+                        throw new io.github.procscope.api.ProcfsFileRefusedException(kmsg, kmsg + " gave more than " + (MAX_LOG_BYTES >> 20)
                                 + " MiB, more than a kernel log holds; refusing to read it");
                     }
                     all.write(record, 0, n);

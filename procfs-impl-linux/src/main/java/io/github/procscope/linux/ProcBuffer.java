@@ -166,7 +166,7 @@ final class ProcBuffer {
 
     /** @return the error for a file that is not a regular file, {@code kind} saying what it is instead */
     static ProcfsException notRegular(Path file, String kind) {
-        return new ProcfsException(file, file + " is " + kind + ", not a regular file; refusing to read it");
+        return new io.github.procscope.api.ProcfsFileRefusedException(file, file + " is " + kind + ", not a regular file; refusing to read it");
     }
 
     /**
@@ -317,7 +317,7 @@ final class ProcBuffer {
     /** @return the error for a file over {@code limit} bytes, more than the kernel makes for it */
     static ProcfsException tooLarge(Path file, int limit) {
         String size = limit >= 1 << 20 ? (limit >> 20) + " MiB" : (limit >> 10) + " KiB";
-        return new ProcfsException(file, file + " is larger than " + size
+        return new io.github.procscope.api.ProcfsFileRefusedException(file, file + " is larger than " + size
                 + ", more than the kernel writes there; refusing to read it");
     }
 

@@ -65,6 +65,7 @@ final class PsCommand implements Callable<Integer> {
     public Integer call() {
         Context ctx = root.context();
         ProcessSnapshot snapshot = ctx.procfs().snapshot();
+        ctx.noteUnreadable("ps", snapshot);
         List<ProcessInfo> list = snapshot.processes().stream().filter(this::selected)
                 .sorted(sort.thenComparingLong(ProcessInfo::pid)).collect(Collectors.toCollection(ArrayList::new));
         if (byUser) {

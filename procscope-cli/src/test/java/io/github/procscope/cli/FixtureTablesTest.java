@@ -97,9 +97,9 @@ class FixtureTablesTest {
     @Test
     void theOverviewNamesTheProblemsDoctorWouldReport() {
         String out = table();
-        assertTrue(out.startsWith("gpu-node-7, up 1-03:46:40, load 2.15 1.98 1.50 (1, 5, 15 min)\n"), out);
+        assertTrue(out.startsWith("gpu-node-7, up 1 day 3 h, load 2.15 1.98 1.50 (1, 5, 15 min)\n"), out);
         assertTrue(out.contains("memory: 40.0G available of 62.8G (64%), swap 256M used of 8.0G"), out);
-        assertTrue(out.contains("11 processes, 1 running, 1 zombie(s)"), out);
+        assertTrue(out.contains("11 processes (1 in state R), 3 runnable task(s), 1 zombie(s)"), out);
         assertTrue(out.contains("doctor: 3 problem(s) (HANGUP_VULNERABLE, ORPHAN, ZOMBIE)"), out);
     }
 
