@@ -21,7 +21,8 @@ final class LabCommand implements Callable<Integer> {
     @ParentCommand
     ProcscopeCli root;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where the eight files and lab.json go.")
+    @Option(names = "--out", required = true, paramLabel = "DIR",
+            description = "Where the eight files and lab.json go: a new or empty directory.")
     Path out;
 
     @Option(names = "--scratch", paramLabel = "DIR",
