@@ -274,6 +274,9 @@ final class ProcBuffer {
             case OK:
                 return;
             case DENIED:
+                if (exitingOrGone(pidDir)) {
+                    throw new NoSuchProcessException(pid); // an exiting process refuses its files: it is gone
+                }
                 throw new ProcessAccessDeniedException(pid, file);
             case GONE:
                 throw new NoSuchProcessException(pid);
@@ -284,6 +287,47 @@ final class ProcBuffer {
                 }
                 throw new ProcfsException(file, file + " is missing although pid " + pid
                         + " exists (a kernel without this file?)");
+        }
+    }
+
+    /** {@code PF_EXITING} in the flags of {@code /proc/PID/stat} (field 9): the task is in {@code do_exit}. */
+    private static final long PF_EXITING = 0x4;
+
+    /**
+     * Tells a refusal caused by exit from a real one: a process in {@code do_exit} has given up its address
+     * space, and the kernel then refuses its memory files with {@code EACCES} even to root.
+     *
+     * @return whether the process of {@code pidDir} is gone, a zombie, dead, or exiting ({@code PF_EXITING})
+     */
+    static boolean exitingOrGone(Path pidDir) {
+        ProcBuffer b = new ProcBuffer(512);
+        if (b.read(pidDir.resolve("stat").toString(), SMALL_LIMIT) != Result.OK) {
+            return true;
+        }
+        int close = -1;
+        for (int i = b.length - 1; i >= 0; i--) {
+            if (b.bytes[i] == ')') {
+                close = i;
+                break;
+            }
+        }
+        if (close < 0 || close + 2 >= b.length) {
+            return false;
+        }
+        byte state = b.bytes[close + 2];
+        if (state == 'Z' || state == 'X' || state == 'x') {
+            return true;
+        }
+        // Fields after the state: ppid, pgrp, session, tty_nr, tpgid, flags.
+        String[] f = new String(b.bytes, close + 4, Math.max(0, b.length - close - 4),
+                java.nio.charset.StandardCharsets.US_ASCII).split(" ", 7);
+        if (f.length < 6) {
+            return false;
+        }
+        try {
+            return (Long.parseUnsignedLong(f[5]) & PF_EXITING) != 0;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 
