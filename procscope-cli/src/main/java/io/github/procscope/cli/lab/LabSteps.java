@@ -38,7 +38,7 @@ final class LabSteps {
         // A name of its own: the scratch directory may be the user's, and nothing in it is touched but this file.
         Path big;
         try {
-            big = Files.createTempFile(lab.scratch(), "procscope-lab-big-", ".bin");
+            big = Files.createTempFile(lab.scratch(), "procscope-lab-", "-big.bin");
         } catch (IOException e) {
             throw new UncheckedIOException((Lab.isDiskFull(e) ? "disk full: " : "") + "cannot create a file in "
                     + lab.scratch(), e);
