@@ -8,6 +8,7 @@ module io.github.procscope.linux {
     requires org.jnrproject.posix;
     requires org.jnrproject.ffi;
     requires org.jnrproject.constants;
+    requires org.jnrproject.jffi;
     // jnr-ffi is an automatic module: it cannot name its own dependencies, and ASM's jars are explicit
     // modules, which nothing would resolve. Requiring them here puts them in the module graph, where
     // jnr-ffi (reading every resolved module) finds them when it generates its native stubs.

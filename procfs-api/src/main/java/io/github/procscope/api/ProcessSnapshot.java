@@ -13,13 +13,15 @@ import java.util.Set;
 
 /**
  * Every process at one moment: the {@code ps -e} view. Immutable; processes are in ascending pid order.
- * Processes that exited while the snapshot was read are simply absent.
+ * Processes that exited while the snapshot was read are simply absent; processes whose kernel files are
+ * malformed are left out too, and named in {@link #unreadable()}.
  */
 public final class ProcessSnapshot {
     private final Instant takenAt;
     private final Duration uptime;
     private final Set<Facet> facets;
     private final List<ProcessInfo> processes;
+    private final List<UnreadableProcess> unreadable;
     private volatile Map<Long, ProcessInfo> byPid;
 
     /**
@@ -30,6 +32,19 @@ public final class ProcessSnapshot {
      * @param processes the processes, in any order (they are sorted by pid)
      */
     public ProcessSnapshot(Instant takenAt, Duration uptime, Set<Facet> facets, List<ProcessInfo> processes) {
+        this(takenAt, uptime, facets, processes, List.of());
+    }
+
+    /**
+     * @param takenAt    the wall-clock time the snapshot began
+     * @param uptime     the system's uptime when it began
+     * @param facets     the facets that were read for every process
+     * @param processes  the processes, in any order (they are sorted by pid)
+     * @param unreadable the processes left out because their kernel files are malformed
+     */
+    public ProcessSnapshot(Instant takenAt, Duration uptime, Set<Facet> facets, List<ProcessInfo> processes,
+                           List<UnreadableProcess> unreadable) {
+        this.unreadable = List.copyOf(unreadable);
         this.takenAt = Objects.requireNonNull(takenAt, "takenAt");
         this.uptime = Objects.requireNonNull(uptime, "uptime");
         this.facets = facets.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(facets));
@@ -56,6 +71,11 @@ public final class ProcessSnapshot {
     /** @return the processes, ascending by pid */
     public List<ProcessInfo> processes() {
         return processes;
+    }
+
+    /** @return the processes left out because their kernel files are malformed; usually empty */
+    public List<UnreadableProcess> unreadable() {
+        return unreadable;
     }
 
     /** @return the number of processes */

@@ -169,6 +169,22 @@ final class ByteCursor {
         return v;
     }
 
+    /**
+     * Parses an unsigned decimal number that must be at most {@code max}: a count or size the kernel keeps in
+     * an unsigned long but that never reaches 2^63 (a value there is damage, not a number to show as negative).
+     *
+     * @param max  the largest value accepted
+     * @param what the field, for the message
+     */
+    long unsignedAtMost(long max, String what) {
+        int at = pos;
+        long v = unsignedDecimal();
+        if (v < 0 || v > max) {
+            throw failAt(at, what + " out of range: " + Long.toUnsignedString(v));
+        }
+        return v;
+    }
+
     /** Parses a signed decimal number that fits a {@code long}. */
     long decimal() {
         boolean negative = skipIf('-');

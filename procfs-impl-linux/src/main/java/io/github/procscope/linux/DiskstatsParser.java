@@ -45,7 +45,7 @@ public final class DiskstatsParser {
             long major = c.unsignedDecimal();
             blanks(c);
             long minor = c.unsignedDecimal();
-            if (major > DeviceNumber.MAX_MAJOR || minor > DeviceNumber.MAX_MINOR) {
+            if (major < 0 || minor < 0 || major > DeviceNumber.MAX_MAJOR || minor > DeviceNumber.MAX_MINOR) {
                 throw c.failAt(lineStart, "device number out of range");
             }
             blanks(c);

@@ -9,6 +9,7 @@ import io.github.procscope.linux.internal.NativeFs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
@@ -22,6 +23,13 @@ import java.util.Objects;
 public final class LinuxKernelLog implements KernelLog {
     /** The kernel limits a record to 1 KiB of text plus its header; escapes can quadruple it. */
     private static final int RECORD_BUFFER = 16 * 1024;
+    /**
+     * The most bytes of log read: the kernel's ring buffer is at most 32 MiB ({@code CONFIG_LOG_BUF_SHIFT} 25)
+     * and in practice a few hundred KiB; a log past this is refused rather than read whole.
+     */
+    static final int MAX_LOG_BYTES = 16 << 20;
+    /** {@code /dev/kmsg}'s device number: major 1, minor 11. */
+    private static final long KMSG_RDEV = (1 << 8) | 11;
 
     private final Path kmsg;
     private final Instant bootTime;
@@ -52,15 +60,36 @@ public final class LinuxKernelLog implements KernelLog {
 
     /** @return every record still in the log, oldest first */
     List<KmsgRecord> records() {
-        byte[] all = Files.isRegularFile(kmsg) ? readFile() : readDevice();
+        if (Files.isRegularFile(kmsg)) {
+            ProcBuffer buf = new ProcBuffer();
+            switch (buf.read(kmsg.toString(), MAX_LOG_BYTES)) {
+                case OK:
+                    return KmsgParser.parse(kmsg, buf.bytes(), buf.length());
+                case DENIED:
+                    throw new KernelLogUnavailableException("the kernel log " + kmsg + " may not be read by this user");
+                default:
+                    throw new KernelLogUnavailableException("there is no kernel log " + kmsg);
+            }
+        }
+        requireKmsgDevice();
+        byte[] all = readDevice();
         return KmsgParser.parse(kmsg, all, all.length);
     }
 
-    private byte[] readFile() {
+    /** Refuses anything but a regular file or the kernel log device itself (a FIFO, {@code /dev/zero}). */
+    private void requireKmsgDevice() {
+        java.util.Map<String, Object> attrs;
         try {
-            return Files.readAllBytes(kmsg);
-        } catch (IOException e) {
+            attrs = Files.readAttributes(kmsg, "unix:mode,rdev");
+        } catch (NoSuchFileException e) {
+            throw new KernelLogUnavailableException("there is no kernel log device " + kmsg);
+        } catch (IOException | UnsupportedOperationException e) {
             throw new KernelLogUnavailableException("cannot read the kernel log " + kmsg + ": " + e.getMessage());
+        }
+        boolean charDevice = attrs.get("mode") instanceof Integer && ((Integer) attrs.get("mode") & 0xF000) == 0x2000;
+        if (!charDevice || !Long.valueOf(KMSG_RDEV).equals(attrs.get("rdev"))) {
+            throw new io.github.procscope.api.ProcfsFileRefusedException(kmsg, kmsg + " is neither the kernel log device (1:11) nor a regular file "
+                    + "in its format; refusing to read it");
         }
     }
 
@@ -76,6 +105,10 @@ public final class LinuxKernelLog implements KernelLog {
             while (true) {
                 int n = fs.read(fd, record);
                 if (n > 0) {
+                    if (all.size() + n + 1 > MAX_LOG_BYTES) {
+                        throw new io.github.procscope.api.ProcfsFileRefusedException(kmsg, kmsg + " gave more than " + (MAX_LOG_BYTES >> 20)
+                                + " MiB, more than a kernel log holds; refusing to read it");
+                    }
                     all.write(record, 0, n);
                     if (record[n - 1] != '\n') {
                         all.write('\n');

@@ -158,6 +158,19 @@ public final class LinuxOpenFiles implements OpenFiles {
         return fds;
     }
 
+    /**
+     * @return whether {@code path}, seen from the root of the process of {@code pidDir}, is the file with
+     *         device {@code dev} and inode {@code ino}
+     */
+    static boolean sameFile(Path pidDir, String path, long dev, long ino) {
+        try {
+            java.util.Map<String, Object> a = Files.readAttributes(Path.of(pidDir + "/root" + path), "unix:dev,ino");
+            return a.get("ino") instanceof Long i && i == ino && a.get("dev") instanceof Long d && d == dev;
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
+
     /** @return the descriptor, or null if it was closed while being read */
     private OpenFd readFd(long pid, Path dir, Path fdDir, int fd, NativeFs.Stat st, ProcBuffer buf) {
         Path link = fdDir.resolve(Integer.toString(fd));
@@ -198,7 +211,10 @@ public final class LinuxOpenFiles implements OpenFiles {
 
         FdKind kind = kind(target, known, known ? st.type() : 0);
         boolean isPath = target.startsWith("/");
-        boolean deleted = isPath && target.endsWith(DELETED);
+        // The kernel appends " (deleted)" to an unlinked file's path, but a live file may have that name too:
+        // it is deleted only if no file of that whole name is the open one (seen from the process's root).
+        boolean deleted = isPath && target.endsWith(DELETED)
+                && !(known && st.nlink() > 0 && sameFile(dir, target, st.dev(), st.ino()));
         Optional<String> path = isPath
                 ? Optional.of(deleted ? target.substring(0, target.length() - DELETED.length()) : target)
                 : Optional.empty();
@@ -376,7 +392,16 @@ public final class LinuxOpenFiles implements OpenFiles {
                     continue;
                 }
                 String link = fdPrefix + name;
-                if (st.stat(link) != 0 || st.type() != NativeFs.S_IFREG || st.nlink() != 0) {
+                int err = st.stat(link);
+                if (err == NativeFs.EACCES || err == NativeFs.EPERM) {
+                    // The list is there but its descriptors are refused (another user's, or pid 1 under a
+                    // restricting security module even for root): held deleted files would go unseen.
+                    if (!ProcBuffer.processGone(dir)) {
+                        part.unreadable.add(pid);
+                    }
+                    return;
+                }
+                if (err != 0 || st.type() != NativeFs.S_IFREG || st.nlink() != 0) {
                     continue;
                 }
                 String target;
@@ -405,7 +430,12 @@ public final class LinuxOpenFiles implements OpenFiles {
                 part.unreadable.add(pid);
             }
             return;
-        } catch (IOException | DirectoryIteratorException e) {
+        } catch (DirectoryIteratorException e) {
+            if (e.getCause() instanceof AccessDeniedException && !ProcBuffer.processGone(dir)) {
+                part.unreadable.add(pid);
+            }
+            return; // else the process exited while its descriptors were listed
+        } catch (IOException e) {
             return; // the process exited while its descriptors were listed
         }
         part.scanned++;

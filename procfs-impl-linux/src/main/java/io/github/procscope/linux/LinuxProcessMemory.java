@@ -98,7 +98,41 @@ public final class LinuxProcessMemory implements ProcessMemory {
         } else if (ProcBuffer.processGone(dir)) {
             throw new NoSuchProcessException(pid);
         }
-        return new MemoryMaps(pid, regions);
+        return new MemoryMaps(pid, liveNamesOf(dir, regions));
+    }
+
+    /**
+     * The kernel appends {@code " (deleted)"} to the path of an unlinked mapped file, and the parser takes that
+     * mark off; but a live file may itself be named so. A region whose whole name (mark included), seen from
+     * the process's root, is a file with the region's inode is that live file, not a deleted one.
+     */
+    private static List<MemoryRegion> liveNamesOf(Path dir, List<MemoryRegion> regions) {
+        List<MemoryRegion> out = null;
+        for (int i = 0; i < regions.size(); i++) {
+            MemoryRegion r = regions.get(i);
+            if (!r.deleted() || r.pathname().isEmpty()) {
+                continue;
+            }
+            String whole = r.pathname().get() + " (deleted)";
+            if (!sameInode(dir, whole, r.inode())) {
+                continue;
+            }
+            if (out == null) {
+                out = new java.util.ArrayList<>(regions);
+            }
+            out.set(i, new MemoryRegion(r.startAddress(), r.endAddress(), r.permissions(), r.offsetBytes(),
+                    r.device(), r.inode(), java.util.Optional.of(whole),
+                    MapsParser.kind(java.util.Optional.of(whole), false), false, r.usage()));
+        }
+        return out == null ? regions : out;
+    }
+
+    private static boolean sameInode(Path pidDir, String path, long inode) {
+        try {
+            return Files.getAttribute(Path.of(pidDir + "/root" + path), "unix:ino") instanceof Long i && i == inode;
+        } catch (java.io.IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
     }
 
     @Override
@@ -123,6 +157,9 @@ public final class LinuxProcessMemory implements ProcessMemory {
                         : SmapsParser.parseRollup(dir.resolve("smaps_rollup"), buf.bytes(), buf.length());
                 break;
             case DENIED:
+                if (ProcBuffer.exitingOrGone(dir)) {
+                    throw new NoSuchProcessException(pid); // it exited while being read
+                }
                 throw new ProcessAccessDeniedException(pid, dir.resolve("smaps_rollup"));
             case GONE:
                 // ESRCH: the process has no address space (a kernel thread or zombie), or it is gone.

@@ -13,6 +13,7 @@ import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.UnreadableProcess;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -58,6 +59,9 @@ import java.util.Set;
  */
 public final class LinuxProcfs implements ProcessTable {
     private static final Path DEFAULT_ROOT = Path.of("/proc");
+    /** The boot instant at sub-second precision, by procfs root and {@code btime} ({@link Builder#build()}). */
+    private static final java.util.concurrent.ConcurrentHashMap<String, Instant> PRECISE_BOOT =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     private final Path root;
     private final String prefix;
@@ -132,15 +136,23 @@ public final class LinuxProcfs implements ProcessTable {
         Duration uptime = readUptime(buf);
         long[] pids = listPids(root);
         List<ProcessInfo> out = new ArrayList<>(pids.length);
+        List<UnreadableProcess> unreadable = new ArrayList<>(0);
         try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
             for (long pid : pids) {
-                ProcessInfo p = read(pid, facets, files, buf, uptime, true);
+                ProcessInfo p;
+                try {
+                    p = read(pid, facets, files, buf, uptime, true);
+                } catch (ProcfsException e) {
+                    // One process's malformed files leave it out of the listing, named, not the listing failed.
+                    unreadable.add(new UnreadableProcess(pid, e.file(), e.getMessage()));
+                    continue;
+                }
                 if (p != null) {
                     out.add(p);
                 }
             }
         }
-        return new ProcessSnapshot(takenAt, uptime, facets, out);
+        return new ProcessSnapshot(takenAt, uptime, facets, out, unreadable);
     }
 
     @Override
@@ -320,7 +332,15 @@ public final class LinuxProcfs implements ProcessTable {
     }
 
     private Instant startTime(ProcessStat stat) {
-        return bootTime.plus(constants.ticks(stat.startTimeTicks()));
+        Duration sinceBoot = constants.ticks(stat.startTimeTicks());
+        // A process cannot have started after now: a starttime past the time since boot (with a day to spare
+        // for clock steps) is damage, not a date to compute.
+        if (sinceBoot.compareTo(Duration.between(bootTime, Instant.now()).plusDays(1)) > 0) {
+            throw new io.github.procscope.api.ProcfsParseException(Path.of(prefix + stat.pid(), "stat"),
+                    Long.toString(stat.startTimeTicks()), "starttime (field 22) is later than now: "
+                    + stat.startTimeTicks() + " ticks after boot");
+        }
+        return bootTime.plus(sinceBoot);
     }
 
     private Duration readUptime(ProcBuffer buf) {
@@ -454,6 +474,53 @@ public final class LinuxProcfs implements ProcessTable {
         }
 
         /**
+         * {@code btime} is whole seconds, so a start time counted from it can be up to a second early. The boot
+         * instant is taken instead as now minus {@code uptime} (10 ms resolution), averaged over a few reads,
+         * when that agrees with {@code btime} to within two seconds (a live procfs); a fixture tree whose
+         * uptime has nothing to do with now keeps its {@code btime}.
+         */
+        private Instant preciseBoot(Instant btime, ProcBuffer buf) {
+            // Once per root and btime in a JVM, so that every table of one procfs gives the same start times.
+            String key = root.toAbsolutePath() + "@" + btime;
+            Instant known = PRECISE_BOOT.get(key);
+            if (known != null) {
+                return known;
+            }
+            Instant boot = estimateBoot(btime, buf);
+            Instant raced = PRECISE_BOOT.putIfAbsent(key, boot);
+            return raced != null ? raced : boot;
+        }
+
+        private Instant estimateBoot(Instant btime, ProcBuffer buf) {
+            Path file = root.resolve("uptime");
+            long sumNanos = 0;
+            int samples = 3;
+            Instant first = null;
+            for (int i = 0; i < samples; i++) {
+                Instant before = Instant.now();
+                if (buf.read(file) != ProcBuffer.Result.OK) {
+                    return btime;
+                }
+                Duration up;
+                try {
+                    up = UptimeParser.parse(file, buf.bytes(), buf.length());
+                } catch (ProcfsException e) {
+                    return btime;
+                }
+                Instant after = Instant.now();
+                Instant mid = before.plus(Duration.between(before, after).dividedBy(2));
+                // /proc/uptime is truncated to 10 ms: the boot instant lies up to 10 ms before now - uptime.
+                Instant estimate = mid.minus(up).minusMillis(5);
+                if (first == null) {
+                    first = estimate;
+                }
+                sumNanos += Duration.between(first, estimate).toNanos();
+            }
+            Instant boot = first.plusNanos(sumNanos / samples);
+            return Duration.between(btime, boot).abs().compareTo(Duration.ofSeconds(2)) <= 0 ? boot : btime;
+        }
+
+        /**
          * @return the table; constants not given are read from the running kernel
          * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
          */
@@ -476,6 +543,7 @@ public final class LinuxProcfs implements ProcessTable {
             if (!Files.isReadable(root.resolve("uptime"))) {
                 throw new ProcfsUnavailableException(root, "it has no readable uptime file");
             }
+            boot = preciseBoot(boot, buf);
             KernelConstants detected = clockTicksPerSecond > 0 && pageSizeBytes > 0 ? null : AuxvParser.detect();
             KernelConstants k = new KernelConstants(
                     clockTicksPerSecond > 0 ? clockTicksPerSecond : detected.clockTicksPerSecond(),

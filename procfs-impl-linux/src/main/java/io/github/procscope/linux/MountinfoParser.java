@@ -53,7 +53,7 @@ final class MountinfoParser {
         long major = c.unsignedDecimal();
         c.expect(':');
         long minor = c.unsignedDecimal();
-        if (major > DeviceNumber.MAX_MAJOR || minor > DeviceNumber.MAX_MINOR) {
+        if (major < 0 || minor < 0 || major > DeviceNumber.MAX_MAJOR || minor > DeviceNumber.MAX_MINOR) {
             throw c.failAt(devAt, "device number out of range");
         }
         c.expect(' ');

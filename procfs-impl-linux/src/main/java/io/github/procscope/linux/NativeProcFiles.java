@@ -20,7 +20,14 @@ import java.nio.file.Path;
 final class NativeProcFiles extends ProcFiles {
     private static final int AT_FDCWD = -100;
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
+    private static final int AT_EMPTY_PATH = 0x1000;
+    private static final int STATX_TYPE = 0x1;
     private static final int STATX_UID = 0x8;
+    /** Offset of {@code stx_mode} in {@code struct statx}. */
+    private static final int STX_MODE_OFFSET = 28;
+    private static final int S_IFMT = 0xF000;
+    private static final int S_IFREG = 0x8000;
+    private static final byte[] EMPTY_PATH = {0};
     /** Offset of {@code stx_uid} in {@code struct statx}, the same on every architecture. */
     private static final int STX_UID_OFFSET = 20;
     private static final int STATX_SIZE = 256;
@@ -29,6 +36,7 @@ final class NativeProcFiles extends ProcFiles {
     private static final int ENOENT = 2;
     private static final int ESRCH = 3;
     private static final int EINTR = 4;
+    private static final int EAGAIN = 11;
     private static final int EACCES = 13;
     private static final int EPERM = 1;
     private static final int ENOTDIR = 20;
@@ -77,7 +85,8 @@ final class NativeProcFiles extends ProcFiles {
         if (fd < 0) {
             return null; // the JDK way reports the failure per file, with its usual outcomes
         }
-        return new NativeProcFiles(prefix, lib, fd, rdonly | cloexec);
+        int nonblock = jnr.constants.platform.OpenFlags.O_NONBLOCK.intValue();
+        return new NativeProcFiles(prefix, lib, fd, rdonly | cloexec | nonblock);
     }
 
     @Override
@@ -92,9 +101,18 @@ final class NativeProcFiles extends ProcFiles {
         }
         try {
             while (true) {
-                int room = Math.min(CHUNK, buf.room());
+                int room = Math.min(CHUNK, buf.room(leaf.limit));
                 if (room == 0) {
-                    throw ProcBuffer.tooLarge(file(pid, leaf));
+                    // At the most the kernel writes there: one byte more is a file that is not the kernel's.
+                    long more = lib.read(fd, chunk, 1);
+                    if (more == 0) {
+                        return ProcBuffer.Result.OK;
+                    }
+                    requireRegularFile(fd, pid, leaf);
+                    if (more > 0) {
+                        throw ProcBuffer.tooLarge(file(pid, leaf), leaf.limit);
+                    }
+                    return outcome(runtime.getLastError(), pid, leaf);
                 }
                 long r = lib.read(fd, chunk, room);
                 if (r < 0) {
@@ -102,9 +120,15 @@ final class NativeProcFiles extends ProcFiles {
                     if (errno == EINTR) {
                         continue;
                     }
+                    if (errno == EAGAIN) {
+                        requireRegularFile(fd, pid, leaf);
+                    }
                     return outcome(errno, pid, leaf);
                 }
                 if (r == 0) {
+                    if (buf.length() == 0) {
+                        requireRegularFile(fd, pid, leaf); // a FIFO without a writer reads as empty
+                    }
                     return ProcBuffer.Result.OK;
                 }
                 chunk.get(0, buf.bytes(), buf.length(), (int) r);
@@ -115,6 +139,41 @@ final class NativeProcFiles extends ProcFiles {
             }
         } finally {
             lib.close(fd);
+        }
+    }
+
+    /**
+     * Refuses a descriptor that is not of a regular file. Called only when a read looks unlike a kernel file's
+     * (empty, would block, or past the limit), so the common read makes no extra call: the descriptor is
+     * opened with {@code O_NONBLOCK}, which keeps a FIFO from blocking before this check.
+     *
+     * @throws ProcfsException if it is a FIFO, device, socket or directory
+     */
+    private void requireRegularFile(int fd, long pid, Leaf leaf) {
+        if (lib.statx(fd, EMPTY_PATH, AT_EMPTY_PATH, STATX_TYPE, statx) != 0) {
+            return; // its type unknown, the read's own outcome stands
+        }
+        int type = statx.getShort(STX_MODE_OFFSET) & S_IFMT;
+        if (type != S_IFREG) {
+            throw ProcBuffer.notRegular(file(pid, leaf), kind(type));
+        }
+    }
+
+    /** @return what a file of type {@code type} ({@code S_IFMT} bits) is, for a message */
+    static String kind(int type) {
+        switch (type) {
+            case 0x1000:
+                return "a FIFO";
+            case 0x2000:
+                return "a character device";
+            case 0x4000:
+                return "a directory";
+            case 0x6000:
+                return "a block device";
+            case 0xC000:
+                return "a socket";
+            default:
+                return "of type 0" + Integer.toOctalString(type);
         }
     }
 

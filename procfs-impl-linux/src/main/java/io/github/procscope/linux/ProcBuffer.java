@@ -90,16 +90,44 @@ public final class ProcBuffer {
      * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 256 MiB
      */
     Result read(String file) {
+        return read(file, limitFor(file));
+    }
+
+    /**
+     * Reads the whole file, refusing one larger than {@code limit} bytes. Only a regular file is read (procfs
+     * and sysfs files are regular files of size 0); anything else (a FIFO, a device, a directory, a socket)
+     * is refused before it is opened, so that a FIFO put where a kernel file should be cannot block the
+     * caller and {@code /dev/zero} cannot fill memory. The type is checked and the file then opened, so a
+     * file swapped for a FIFO between the two still blocks: a root under another user's control should be
+     * read natively ({@link NativeProcFiles} opens with {@code O_NONBLOCK}).
+     *
+     * @param file  the file's path
+     * @param limit the most bytes the kernel can produce for it
+     * @return the outcome
+     * @throws ProcfsException for an I/O error other than the normal outcomes, a file that is not a regular
+     *                         file, or one over {@code limit} bytes
+     */
+    Result read(String file, int limit) {
         length = 0;
+        Result kind = checkRegularFile(file);
+        if (kind != Result.OK) {
+            return kind;
+        }
         // A FileInputStream, not a FileChannel: channels are interruptible, and a thread whose interrupt
         // flag is set would get ClosedByInterruptException instead of the file. A /proc read never blocks.
         try (FileInputStream in = new FileInputStream(file)) {
             int n = 0;
             while (true) {
-                if (n == bytes.length) {
-                    grow(Path.of(file));
+                if (n >= limit) {
+                    if (in.read() >= 0) {
+                        throw tooLarge(Path.of(file), limit);
+                    }
+                    break;
                 }
-                int r = in.read(bytes, n, bytes.length - n);
+                if (n == bytes.length) {
+                    grow(Path.of(file), limit);
+                }
+                int r = in.read(bytes, n, Math.min(bytes.length, limit) - n);
                 if (r < 0) {
                     break;
                 }
@@ -114,6 +142,88 @@ public final class ProcBuffer {
         }
     }
 
+    /**
+     * @return {@link Result#OK} if {@code file} is a regular file (links followed), else why it cannot be read
+     * @throws ProcfsException if it is there but is not a regular file
+     */
+    static Result checkRegularFile(String file) {
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(Path.of(file), BasicFileAttributes.class);
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return Result.NOT_FOUND;
+        } catch (AccessDeniedException e) {
+            return Result.DENIED;
+        } catch (IOException e) {
+            return classify(Path.of(file), e, e.getMessage());
+        }
+        if (!a.isRegularFile()) {
+            throw notRegular(Path.of(file), a.isDirectory() ? "a directory" : a.isSymbolicLink() ? "a link"
+                    : a.isOther() ? "a FIFO, socket or device" : "not a regular file");
+        }
+        return Result.OK;
+    }
+
+    /** @return the error for a file that is not a regular file, {@code kind} saying what it is instead */
+    static ProcfsException notRegular(Path file, String kind) {
+        return new io.github.procscope.api.ProcfsFileRefusedException(file, file + " is " + kind + ", not a regular file; refusing to read it");
+    }
+
+    /**
+     * The most bytes the kernel produces for a procfs file, by its name (and, for {@code stat}, whether it is a
+     * process's or the system's), with room to spare; a file past it is refused rather than read whole.
+     *
+     * @param file the file's path
+     * @return its limit in bytes
+     */
+    static int limitFor(String file) {
+        int slash = file.lastIndexOf('/');
+        String name = file.substring(slash + 1);
+        switch (name) {
+            case "stat":
+                return perProcess(file, slash) ? SMALL_LIMIT : 4 << 20; // the system's: a line per CPU and IRQ
+            case "statm":
+            case "uptime":
+            case "loadavg":
+            case "smaps_rollup":
+            case "meminfo":
+            case "io":
+                return SMALL_LIMIT;
+            case "status":
+                return 1 << 20; // up to 65536 supplementary groups
+            case "cmdline":
+            case "environ":
+                return 16 << 20; // the argument area, 6 MiB at most from execve
+            default:
+                return parentName(file, slash).equals("fdinfo") ? 16 << 20 : MAX_CAPACITY;
+        }
+    }
+
+    /** The limit of files the kernel makes in one page or a few lines. */
+    static final int SMALL_LIMIT = 64 << 10;
+
+    private static boolean perProcess(String file, int slash) {
+        String parent = parentName(file, slash);
+        if (parent.isEmpty() || parent.equals("self") || parent.equals("thread-self")) {
+            return !parent.isEmpty();
+        }
+        for (int i = 0; i < parent.length(); i++) {
+            char c = parent.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static String parentName(String file, int slash) {
+        if (slash <= 0) {
+            return "";
+        }
+        int start = file.lastIndexOf('/', slash - 1);
+        return file.substring(start + 1, slash);
+    }
+
     /** Starts a read that a caller fills itself ({@link NativeProcFiles}): the buffer is emptied. */
     void clear() {
         length = 0;
@@ -124,13 +234,22 @@ public final class ProcBuffer {
      *         its largest ({@link #MAX_CAPACITY}), which the caller reports as a file too large to read
      */
     int room() {
-        if (length == bytes.length) {
-            if (bytes.length >= MAX_CAPACITY) {
-                return 0;
-            }
-            grow(null);
+        return room(MAX_CAPACITY);
+    }
+
+    /**
+     * @param limit the most bytes the file may have
+     * @return room after the valid bytes up to {@code limit}, the buffer growing when it is full; 0 when
+     *         {@code limit} bytes are there
+     */
+    int room(int limit) {
+        if (length >= limit) {
+            return 0;
         }
-        return bytes.length - length;
+        if (length == bytes.length) {
+            grow(null, limit);
+        }
+        return Math.min(bytes.length, limit) - length;
     }
 
     /** @param n bytes the caller copied into {@link #bytes()} after the valid ones */
@@ -155,6 +274,9 @@ public final class ProcBuffer {
             case OK:
                 return;
             case DENIED:
+                if (exitingOrGone(pidDir)) {
+                    throw new NoSuchProcessException(pid); // an exiting process refuses its files: it is gone
+                }
                 throw new ProcessAccessDeniedException(pid, file);
             case GONE:
                 throw new NoSuchProcessException(pid);
@@ -165,6 +287,47 @@ public final class ProcBuffer {
                 }
                 throw new ProcfsException(file, file + " is missing although pid " + pid
                         + " exists (a kernel without this file?)");
+        }
+    }
+
+    /** {@code PF_EXITING} in the flags of {@code /proc/PID/stat} (field 9): the task is in {@code do_exit}. */
+    private static final long PF_EXITING = 0x4;
+
+    /**
+     * Tells a refusal caused by exit from a real one: a process in {@code do_exit} has given up its address
+     * space, and the kernel then refuses its memory files with {@code EACCES} even to root.
+     *
+     * @return whether the process of {@code pidDir} is gone, a zombie, dead, or exiting ({@code PF_EXITING})
+     */
+    static boolean exitingOrGone(Path pidDir) {
+        ProcBuffer b = new ProcBuffer(512);
+        if (b.read(pidDir.resolve("stat").toString(), SMALL_LIMIT) != Result.OK) {
+            return true;
+        }
+        int close = -1;
+        for (int i = b.length - 1; i >= 0; i--) {
+            if (b.bytes[i] == ')') {
+                close = i;
+                break;
+            }
+        }
+        if (close < 0 || close + 2 >= b.length) {
+            return false;
+        }
+        byte state = b.bytes[close + 2];
+        if (state == 'Z' || state == 'X' || state == 'x') {
+            return true;
+        }
+        // Fields after the state: ppid, pgrp, session, tty_nr, tpgid, flags.
+        String[] f = new String(b.bytes, close + 4, Math.max(0, b.length - close - 4),
+                java.nio.charset.StandardCharsets.US_ASCII).split(" ", 7);
+        if (f.length < 6) {
+            return false;
+        }
+        try {
+            return (Long.parseUnsignedLong(f[5]) & PF_EXITING) != 0;
+        } catch (NumberFormatException e) {
+            return false;
         }
     }
 
@@ -198,8 +361,14 @@ public final class ProcBuffer {
 
     /** @return the error for a file over {@link #MAX_CAPACITY} */
     static ProcfsException tooLarge(Path file) {
-        return new ProcfsException(file, file + " is larger than " + (MAX_CAPACITY >> 20)
-                + " MiB; refusing to read it whole");
+        return tooLarge(file, MAX_CAPACITY);
+    }
+
+    /** @return the error for a file over {@code limit} bytes, more than the kernel makes for it */
+    static ProcfsException tooLarge(Path file, int limit) {
+        String size = limit >= 1 << 20 ? (limit >> 20) + " MiB" : (limit >> 10) + " KiB";
+        return new io.github.procscope.api.ProcfsFileRefusedException(file, file + " is larger than " + size
+                + ", more than the kernel writes there; refusing to read it");
     }
 
     private static Result classify(Path file, IOException e, String reason) {
@@ -217,11 +386,11 @@ public final class ProcBuffer {
         throw new ProcfsException(file, "cannot read " + file + ": " + e.getMessage(), e);
     }
 
-    private void grow(Path file) {
+    private void grow(Path file, int limit) {
         if (bytes.length >= MAX_CAPACITY) {
             throw tooLarge(file);
         }
-        byte[] bigger = new byte[Math.min(MAX_CAPACITY, bytes.length * 2)];
+        byte[] bigger = new byte[(int) Math.min(Math.min(MAX_CAPACITY, limit), bytes.length * 2L)];
         System.arraycopy(bytes, 0, bigger, 0, bytes.length);
         bytes = bigger;
     }

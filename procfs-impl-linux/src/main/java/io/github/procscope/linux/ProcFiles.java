@@ -33,8 +33,11 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
          * fewer bytes than asked for has then returned all of it, and no second read is needed to see the end.
          */
         final boolean wholeInOneRead;
+        /** The most bytes the kernel writes to this file ({@link ProcBuffer#limitFor}). */
+        final int limit;
 
         Leaf(String fileName, boolean wholeInOneRead) {
+            this.limit = ProcBuffer.limitFor("/1/" + fileName);
             this.fileName = fileName;
             this.pathBytes = ("/" + fileName).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             this.wholeInOneRead = wholeInOneRead;
@@ -120,7 +123,7 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
 
         @Override
         ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
-            return buf.read(prefix + pid + "/" + leaf.fileName);
+            return buf.read(prefix + pid + "/" + leaf.fileName, leaf.limit);
         }
 
         @Override

@@ -230,6 +230,11 @@ final class SmapsParser {
     private static MemoryRegion finish(ByteCursor c, MapsParser.Header header, int headerAt, Block block,
                                        List<String> flags) {
         SmapsCounters counters = counters(c, block, headerAt);
+        long size = header.end() - header.start();
+        if (Long.compareUnsigned(block.values[RSS], size) > 0 || Long.compareUnsigned(block.values[PSS], block.values[RSS]) > 0
+                || Long.compareUnsigned(block.values[SWAP], size) > 0) {
+            throw c.failAt(headerAt, "the region's Rss, Pss or Swap exceeds its size of " + size + " bytes");
+        }
         if (!block.seen[KERNEL_PAGE_SIZE] || !block.seen[MMU_PAGE_SIZE]) {
             throw c.failAt(headerAt, "the region lacks its KernelPageSize or MMUPageSize line");
         }

@@ -115,6 +115,7 @@ final class StatParser {
         if (f[24] < 0 || f[24] > Long.MAX_VALUE / k.pageSizeBytes()) {
             throw c.fail("rss (field 24) out of range: " + Long.toUnsignedString(f[24]) + " pages");
         }
+        checkRanges(c, f, count);
 
         return new ProcessStat(
                 pid, comm, state,
@@ -140,6 +141,52 @@ final class StatParser {
                 count >= 50 ? address(f[50]) : OptionalLong.empty(),
                 count >= 51 ? address(f[51]) : OptionalLong.empty(),
                 count >= 52 && f[52] != 0 ? OptionalInt.of((int) f[52]) : OptionalInt.empty());
+    }
+
+    /**
+     * Refuses values no kernel prints, so that damage shows as an error naming the field rather than as a
+     * negative size or a start before boot: counts, sizes and times (unsigned longs in the kernel) at or above
+     * 2^63, ids below their range, nice outside -20..19, a negative thread count or CPU number.
+     */
+    private static void checkRanges(ByteCursor c, long[] f, int count) {
+        range(c, f, 4, 0, Integer.MAX_VALUE, "ppid");
+        range(c, f, 5, 0, Integer.MAX_VALUE, "pgrp");
+        range(c, f, 6, 0, Integer.MAX_VALUE, "session");
+        range(c, f, 8, -1, Integer.MAX_VALUE, "tpgid");
+        for (int n : QUANTITIES) {
+            if (n <= count && f[n] < 0) {
+                throw c.fail(NAMES[n] + " (field " + n + ") out of range: " + Long.toUnsignedString(f[n]));
+            }
+        }
+        range(c, f, 18, -101, 39, "priority");
+        range(c, f, 19, -20, 19, "nice");
+        range(c, f, 20, 0, Integer.MAX_VALUE, "num_threads");
+        range(c, f, 38, -1, 255, "exit_signal");
+        range(c, f, 39, 0, Integer.MAX_VALUE, "processor");
+        range(c, f, 40, 0, 99, "rt_priority");
+        range(c, f, 41, 0, 255, "policy");
+    }
+
+    private static void range(ByteCursor c, long[] f, int field, long min, long max, String name) {
+        if (f[field] < min || f[field] > max) {
+            throw c.fail(name + " (field " + field + ") out of range: " + f[field]);
+        }
+    }
+
+    /** Unsigned counts, sizes and times that never reach 2^63. */
+    private static final int[] QUANTITIES = {10, 11, 12, 13, 14, 15, 16, 17, 22, 23, 36, 37, 42, 43, 44};
+    private static final String[] NAMES = new String[ALL_FIELDS + 1];
+
+    static {
+        String[] n = {"minflt", "cminflt", "majflt", "cmajflt", "utime", "stime", "cutime", "cstime"};
+        System.arraycopy(n, 0, NAMES, 10, n.length);
+        NAMES[22] = "starttime";
+        NAMES[23] = "vsize";
+        NAMES[36] = "nswap";
+        NAMES[37] = "cnswap";
+        NAMES[42] = "delayacct_blkio_ticks";
+        NAMES[43] = "guest_time";
+        NAMES[44] = "cguest_time";
     }
 
     /**

@@ -17,6 +17,22 @@ import java.util.OptionalLong;
  */
 final class StatusParser {
     private static final int KIB = 1024;
+    /** The largest uid or gid: ids are 32 bits and {@code (uid_t) -1} is no one's. */
+    private static final long MAX_ID = 0xFFFF_FFFEL;
+    /** The keys read, each allowed once: a second line of one is damage, not a value to take silently. */
+    private static final List<String> KNOWN_KEYS = List.of("Name", "State", "Tgid", "Pid", "PPid", "TracerPid",
+            "Uid", "Gid", "FDSize", "Groups", "NStgid", "NSpid", "NSpgid", "NSsid", "VmPeak", "VmSize", "VmLck",
+            "VmPin", "VmHWM", "VmRSS", "RssAnon", "RssFile", "RssShmem", "VmData", "VmStk", "VmExe", "VmLib",
+            "VmPTE", "VmSwap", "HugetlbPages", "Threads", "SigQ", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt",
+            "Cpus_allowed_list", "Mems_allowed_list", "voluntary_ctxt_switches", "nonvoluntary_ctxt_switches");
+
+    private static final java.util.Map<String, Integer> KEY_BITS = new java.util.HashMap<>();
+
+    static {
+        for (int i = 0; i < KNOWN_KEYS.size(); i++) {
+            KEY_BITS.put(KNOWN_KEYS.get(i), i);
+        }
+    }
 
     private StatusParser() {
     }
@@ -60,6 +76,7 @@ final class StatusParser {
         OptionalLong voluntary = OptionalLong.empty();
         OptionalLong nonvoluntary = OptionalLong.empty();
 
+        long seen = 0;
         while (!c.atEnd()) {
             int keyStart = c.position();
             while (!c.atLineEnd() && c.peek() != ':') {
@@ -75,25 +92,32 @@ final class StatusParser {
             String key = new String(buf, keyStart, c.position() - keyStart, java.nio.charset.StandardCharsets.ISO_8859_1);
             c.expect(':');
             c.skipBlanks();
+            Integer bit = KEY_BITS.get(key);
+            if (bit != null) {
+                if ((seen & (1L << bit)) != 0) {
+                    throw c.failAt(keyStart, "duplicate " + key + " line");
+                }
+                seen |= 1L << bit;
+            }
             switch (key) {
                 case "Name": name = unescapeName(c); break;
                 case "State": state = state(c); break;
-                case "Tgid": tgid = c.unsignedDecimal(); break;
-                case "Pid": pid = c.unsignedDecimal(); break;
-                case "PPid": ppid = c.unsignedDecimal(); break;
+                case "Tgid": tgid = c.unsignedAtMost(Integer.MAX_VALUE, key); break;
+                case "Pid": pid = c.unsignedAtMost(Integer.MAX_VALUE, key); break;
+                case "PPid": ppid = c.unsignedAtMost(Integer.MAX_VALUE, key); break;
                 case "TracerPid": {
-                    long t = c.unsignedDecimal();
+                    long t = c.unsignedAtMost(Integer.MAX_VALUE, key);
                     tracer = t == 0 ? OptionalLong.empty() : OptionalLong.of(t);
                     break;
                 }
                 case "Uid": uid = ids(c); break;
                 case "Gid": gid = ids(c); break;
-                case "FDSize": fdSize = OptionalLong.of(c.unsignedDecimal()); break;
-                case "Groups": groups = numbers(c); break;
-                case "NStgid": nsTgid = numbers(c); break;
-                case "NSpid": nsPid = numbers(c); break;
-                case "NSpgid": nsPgid = numbers(c); break;
-                case "NSsid": nsSid = numbers(c); break;
+                case "FDSize": fdSize = OptionalLong.of(c.unsignedAtMost(Integer.MAX_VALUE, key)); break;
+                case "Groups": groups = numbers(c, MAX_ID, key); break;
+                case "NStgid": nsTgid = numbers(c, Integer.MAX_VALUE, key); break;
+                case "NSpid": nsPid = numbers(c, Integer.MAX_VALUE, key); break;
+                case "NSpgid": nsPgid = numbers(c, Integer.MAX_VALUE, key); break;
+                case "NSsid": nsSid = numbers(c, Integer.MAX_VALUE, key); break;
                 case "VmPeak": vm[0] = kib(c); break;
                 case "VmSize": vm[1] = kib(c); break;
                 case "VmLck": vm[2] = kib(c); break;
@@ -111,18 +135,15 @@ final class StatusParser {
                 case "VmSwap": vm[14] = kib(c); break;
                 case "HugetlbPages": vm[15] = kib(c); break;
                 case "Threads": {
-                    long t = c.unsignedDecimal();
-                    if (t > Integer.MAX_VALUE) {
-                        throw c.fail("thread count out of range");
-                    }
+                    long t = c.unsignedAtMost(Integer.MAX_VALUE, "thread count");
                     threads = (int) t;
                     threadsSeen = true;
                     break;
                 }
                 case "SigQ": {
-                    sigQueued = OptionalLong.of(c.unsignedDecimal());
+                    sigQueued = OptionalLong.of(c.unsignedAtMost(Long.MAX_VALUE, key));
                     c.expect('/');
-                    sigLimit = OptionalLong.of(c.unsignedDecimal());
+                    sigLimit = OptionalLong.of(c.unsignedAtMost(Long.MAX_VALUE, key));
                     break;
                 }
                 case "SigPnd": pnd = SignalSet.fromMask(c.hex()); break;
@@ -132,8 +153,12 @@ final class StatusParser {
                 case "SigCgt": cgt = SignalSet.fromMask(c.hex()); break;
                 case "Cpus_allowed_list": cpus = CpuListParser.parse(c); break;
                 case "Mems_allowed_list": mems = CpuListParser.parse(c); break;
-                case "voluntary_ctxt_switches": voluntary = OptionalLong.of(c.unsignedDecimal()); break;
-                case "nonvoluntary_ctxt_switches": nonvoluntary = OptionalLong.of(c.unsignedDecimal()); break;
+                case "voluntary_ctxt_switches":
+                    voluntary = OptionalLong.of(c.unsignedAtMost(Long.MAX_VALUE, key));
+                    break;
+                case "nonvoluntary_ctxt_switches":
+                    nonvoluntary = OptionalLong.of(c.unsignedAtMost(Long.MAX_VALUE, key));
+                    break;
                 default: c.restOfLine(); break;
             }
             c.skipBlanks();
@@ -166,21 +191,21 @@ final class StatusParser {
     }
 
     private static ProcessStatus.Ids ids(ByteCursor c) {
-        long r = c.unsignedDecimal();
+        long r = c.unsignedAtMost(MAX_ID, "id");
         c.skipBlanks();
-        long e = c.unsignedDecimal();
+        long e = c.unsignedAtMost(MAX_ID, "id");
         c.skipBlanks();
-        long s = c.unsignedDecimal();
+        long s = c.unsignedAtMost(MAX_ID, "id");
         c.skipBlanks();
-        long f = c.unsignedDecimal();
+        long f = c.unsignedAtMost(MAX_ID, "id");
         return new ProcessStatus.Ids(r, e, s, f);
     }
 
-    private static List<Long> numbers(ByteCursor c) {
+    private static List<Long> numbers(ByteCursor c, long max, String key) {
         List<Long> out = new ArrayList<>(2);
         c.skipBlanks();
         while (!c.atLineEnd()) {
-            out.add(c.unsignedDecimal());
+            out.add(c.unsignedAtMost(max, key));
             c.skipBlanks();
         }
         return out;

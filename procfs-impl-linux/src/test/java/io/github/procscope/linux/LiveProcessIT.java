@@ -86,8 +86,11 @@ class LiveProcessIT {
         ProcessInfo p = proc.process(me, EnumSet.allOf(Facet.class));
         assertEquals(me, p.pid());
         assertEquals(ProcessHandle.current().parent().orElseThrow().pid(), p.ppid());
-        assertEquals(ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli() / 100,
-                p.startTime().toEpochMilli() / 100, 1.0, "start time to within the tick");
+        // The JDK counts from btime, whole seconds; the table from the boot instant to 10 ms.
+        assertEquals(ProcessHandle.current().info().startInstant().orElseThrow().toEpochMilli(),
+                p.startTime().toEpochMilli(), 1010.0, "start time to within btime's second");
+        long sum = p.startTime().plus(p.elapsed()).toEpochMilli();
+        assertEquals(System.currentTimeMillis(), sum, 100.0, "startTime + elapsed is now");
         assertEquals(System.getProperty("user.name"), p.user().orElseThrow());
         assertTrue(p.state() == ProcessState.RUNNING || p.state() == ProcessState.SLEEPING, p.state().toString());
         assertTrue(p.statm().isPresent(), "statm is read in every snapshot");

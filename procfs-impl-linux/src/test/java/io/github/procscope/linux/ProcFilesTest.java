@@ -136,9 +136,10 @@ class ProcFilesTest {
             ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> t.process(42));
             assertTrue(e.getMessage().contains(root.resolve("42/statm").toString()), e.getMessage());
             assertThrows(NoSuchProcessException.class, () -> t.process(43));
-            ProcfsParseException inSnapshot = assertThrows(ProcfsParseException.class, t::snapshot,
-                    "a process that cannot be parsed is not guessed at, nor silently left out");
-            assertEquals(e.getMessage(), inSnapshot.getMessage());
+            ProcessSnapshot snapshot = t.snapshot();
+            assertTrue(snapshot.find(42).isEmpty(), "a process that cannot be parsed is not guessed at");
+            assertEquals(List.of(new io.github.procscope.api.UnreadableProcess(42, root.resolve("42/statm"),
+                    e.getMessage())), snapshot.unreadable(), "nor silently left out: it is named");
         }
     }
 

@@ -66,10 +66,26 @@ class StatParserPropertiesTest {
                 .forAll(comms(), fields, signed, integers().between(1, 4_194_304))
                 .checkAssert((comm, f, s, pid) -> {
                     List<String> parts = new ArrayList<>();
+                    // Ids within pid range, priority within -101..39 (the kernel's ranges; others are refused).
+                    f[3] %= Integer.MAX_VALUE;
+                    f[4] %= Integer.MAX_VALUE;
+                    f[5] %= Integer.MAX_VALUE;
+                    f[7] %= Integer.MAX_VALUE;
+                    f[17] = f[17] % 141 - 101;
                     for (int i = 4; i <= 52; i++) {
                         long v = f[i - 1];
-                        if (i == 7 || i == 19 || i == 20 || i == 38 || i == 39 || i == 40 || i == 41 || i == 52) {
+                        if (i == 7 || i == 52) {
                             v = s; // int-sized fields, possibly negative
+                        } else if (i == 19) {
+                            v = Math.floorMod(s, 40) - 20; // nice
+                        } else if (i == 20 || i == 39) {
+                            v = Math.abs((long) s); // threads, processor
+                        } else if (i == 38) {
+                            v = Math.floorMod(s, 257) - 1; // exit_signal (-1 for a thread)
+                        } else if (i == 41) {
+                            v = Math.floorMod(s, 256); // policy
+                        } else if (i == 40) {
+                            v = Math.floorMod(s, 100); // rt_priority
                         }
                         parts.add(Long.toString(v));
                     }
@@ -86,11 +102,11 @@ class StatParserPropertiesTest {
                     assertEquals(Fixtures.CONSTANTS.ticks(f[13]), st.userTime());
                     assertEquals(Fixtures.CONSTANTS.ticks(f[14]), st.systemTime());
                     assertEquals(f[17], st.priority());
-                    assertEquals((int) s, st.nice());
+                    assertEquals(Math.floorMod(s, 40) - 20, st.nice());
                     assertEquals(f[21], st.startTimeTicks());
                     assertEquals(f[22], st.vszBytes());
                     assertEquals(f[23] * 4096, st.rssBytes());
-                    assertEquals((int) s, st.policyNumber());
+                    assertEquals(Math.floorMod(s, 256), st.policyNumber());
                     assertEquals(f[50] == 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(f[50]), st.envEnd());
                 });
     }

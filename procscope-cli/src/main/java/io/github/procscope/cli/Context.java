@@ -160,6 +160,38 @@ final class Context {
         return json;
     }
 
+    private boolean verbose;
+
+    /** @param verbose whether {@code --verbose} was given */
+    void verbose(boolean verbose) {
+        this.verbose = verbose;
+    }
+
+    /** @return whether {@code --verbose} was given */
+    boolean verbose() {
+        return verbose;
+    }
+
+    /**
+     * Says on stderr how many processes a listing left out because their kernel files are malformed, and with
+     * {@code --verbose} which and why; nothing when there are none.
+     *
+     * @param command the subcommand, for the message
+     * @param s       the snapshot listed
+     */
+    void noteUnreadable(String command, io.github.procscope.api.ProcessSnapshot s) {
+        if (s.unreadable().isEmpty()) {
+            return;
+        }
+        err.println("procscope " + command + ": " + s.unreadable().size() + " process(es) left out: their kernel"
+                + " files are malformed" + (verbose ? ":" : " (--verbose names them)"));
+        if (verbose) {
+            for (io.github.procscope.api.UnreadableProcess u : s.unreadable()) {
+                err.println("  pid " + u.pid() + ": " + u.reason());
+            }
+        }
+    }
+
     PrintStream out() {
         return out;
     }

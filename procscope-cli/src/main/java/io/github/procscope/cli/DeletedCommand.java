@@ -76,14 +76,16 @@ final class DeletedCommand implements Callable<Integer> {
             t.print(out, width);
             out.println();
             for (DeletedSpace s : scan.fileSystems()) {
-                out.printf("%s held on %s (%s): %d file(s); it comes back when the holders close them or end%n",
-                        Units.bytes(s.allocatedBytes()), s.mountPoint().orElse("device " + s.device()),
-                        s.fsType().orElse("?"), s.files());
+                Table.wrap(out, String.format("%s held on %s (%s): %d file(s); it comes back when the holders close"
+                        + " them or end", Units.bytes(s.allocatedBytes()), s.mountPoint().orElse("device " + s.device()),
+                        s.fsType().orElse("?"), s.files()), "  ", width);
             }
         }
         if (!scan.complete()) {
-            out.println(scan.unreadablePids().size() + " process(es) could not be read (another user's; run as root"
-                    + " to see all)");
+            Table.wrap(out, scan.unreadablePids().size() + " process(es) could not be read: their descriptors are"
+                    + " refused (another user's, or protected even from root); pids "
+                    + scan.unreadablePids().stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" ")),
+                    "  ", width);
         }
     }
 }

@@ -23,7 +23,8 @@ import java.util.stream.Collectors;
 
 /** {@code procscope doctor}: the seed's map from symptom to cause, run on this machine. */
 @Command(name = "doctor", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Look for zombies, orphans, a PID 1 that does not reap, terminal sessions that die on",
+        description = {"Diagnose process, memory, disk and GPU problems.",
+                "It looks for zombies, orphans, a PID 1 that does not reap, terminal sessions that die on",
                 "hang-up, OOM kills, deleted files still holding space, full disks and inodes, memory",
                 "pressure, I/O bottlenecks, idle GPUs holding memory and GPU ghosts: each with the pids",
                 "involved, the numbers read and advice.",
@@ -103,7 +104,7 @@ final class DoctorCommand implements Callable<Integer> {
         if (ctx.json()) {
             ctx.printJson(json(d));
         } else {
-            print(ctx.out(), d);
+            print(ctx.out(), d, ctx.width());
         }
         return d.hasWarnings() ? 1 : ProcscopeCli.OK;
     }
@@ -126,20 +127,22 @@ final class DoctorCommand implements Callable<Integer> {
         return o;
     }
 
-    private static void print(PrintStream out, Diagnosis d) {
+    private static void print(PrintStream out, Diagnosis d, int width) {
         if (d.findings().isEmpty()) {
             out.println("No problems found.");
         }
+        String indent = "         ";
         for (Finding f : d.findings()) {
-            out.printf("%-8s %-18s %s%n", f.severity(), f.kind(), Table.printable(f.summary()));
+            Table.wrap(out, String.format("%-8s %-18s %s", f.severity(), f.kind(), f.summary()), indent + "  ", width);
             if (!f.pids().isEmpty()) {
-                out.println("         pids: " + f.pids().stream().map(String::valueOf).collect(Collectors.joining(" ")));
+                Table.wrap(out, indent + "pids: " + f.pids().stream().map(String::valueOf)
+                        .collect(Collectors.joining(" ")), indent + "  ", width);
             }
-            out.println("         evidence: " + evidence(f.evidence()));
-            out.println("         advice: " + f.advice());
+            Table.wrap(out, indent + "evidence: " + evidence(f.evidence()), indent + "  ", width);
+            Table.wrap(out, indent + "advice: " + f.advice(), indent + "  ", width);
         }
         for (String s : d.skipped()) {
-            out.println("not checked: " + s);
+            Table.wrap(out, "not checked: " + s, "  ", width);
         }
     }
 

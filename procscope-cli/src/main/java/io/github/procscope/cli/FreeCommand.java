@@ -80,9 +80,9 @@ final class FreeCommand implements Callable<Integer> {
         }
         if (cg.isPresent()) {
             CgroupMemory c = cg.get();
-            out.printf("cgroup %s (%s): usage %s of %s%n", c.cgroupPath(), c.version(), Units.bytes(c.usageBytes()),
-                    c.effectiveLimitBytes().isPresent() ? "limit " + Units.bytes(c.effectiveLimitBytes().getAsLong())
-                            : "no limit");
+            Table.wrap(out, String.format("cgroup %s (%s): usage %s of %s", c.cgroupPath(), c.version(),
+                    Units.bytes(c.usageBytes()), c.effectiveLimitBytes().isPresent()
+                            ? "limit " + Units.bytes(c.effectiveLimitBytes().getAsLong()) : "no limit"), "  ", width);
         }
     }
 }

@@ -11,9 +11,10 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope lab --out DIR}: the eight steps of "See a Process With Your Own Eyes", run for real. */
 @Command(name = "lab", mixinStandardHelpOptions = true,
-        description = {"Run the lab \"See a Process With Your Own Eyes\": make a process tree, threads, a zombie,",
-                "an orphan, reserved-but-untouched memory, a deleted-but-open file and a TERM-surviving",
-                "process happen, observe them, and write 01-tree.txt ... 08-notes.md and lab.json to DIR.",
+        description = {"Run the lab \"See a Process With Your Own Eyes\" for real.",
+                "It makes a process tree, threads, a zombie, an orphan, reserved-but-untouched memory,",
+                "a deleted-but-open file and a TERM-surviving process happen, observes them, and writes",
+                "01-tree.txt ... 08-notes.md and lab.json to DIR, a new or empty directory.",
                 "Everything it starts, it ends by pid, also on failure or Ctrl-C."},
         footer = {"", "Examples:", "  procscope lab --out lab-results",
                 "  procscope lab --out lab-results --scratch /mnt/small   (step 6's 64 MiB file goes there)"})
@@ -21,7 +22,8 @@ final class LabCommand implements Callable<Integer> {
     @ParentCommand
     ProcscopeCli root;
 
-    @Option(names = "--out", required = true, paramLabel = "DIR", description = "Where the eight files and lab.json go.")
+    @Option(names = "--out", required = true, paramLabel = "DIR",
+            description = "Where the eight files and lab.json go: a new or empty directory.")
     Path out;
 
     @Option(names = "--scratch", paramLabel = "DIR",

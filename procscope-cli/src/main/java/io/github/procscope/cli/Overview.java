@@ -69,6 +69,7 @@ final class Overview {
 
     int print() {
         ProcessSnapshot s = ctx.procfs().snapshot();
+        ctx.noteUnreadable("overview", s);
         Optional<String> host = hostname();
         Part<LoadAverage> load = Part.of(() -> ctx.resources().loadAverage());
         Part<SystemMemory> memory = Part.of(() -> ctx.resources().memory());
@@ -110,6 +111,9 @@ final class Overview {
             o.put("processes", s.size());
             o.put("running", running);
             o.put("zombies", zombies);
+            ArrayNode left = o.putArray("unreadableProcesses");
+            s.unreadable().forEach(u -> left.addObject().put("pid", u.pid()).put("file", u.file().toString())
+                    .put("reason", u.reason()));
             ArrayNode arr = o.putArray("topByRss");
             top.forEach(p -> arr.add(PsCommand.json(p)));
             ObjectNode g = o.putObject("gpus");
@@ -140,14 +144,17 @@ final class Overview {
             return ProcscopeCli.OK;
         }
         PrintStream out = ctx.out();
-        out.printf("%s, up %s, load %s%n", host.orElse("(host name unknown)"), Units.elapsed(s.uptime()),
+        out.printf("%s, up %s, load %s%n", host.orElse("(host name unknown)"), Units.uptime(s.uptime()),
                 load.value().map(l -> String.format(Locale.ROOT, "%.2f %.2f %.2f (1, 5, 15 min)", l.oneMinute(),
                         l.fiveMinutes(), l.fifteenMinutes())).orElse("unknown (" + load.why() + ")"));
         out.println("memory: " + memory.value().map(m -> String.format(Locale.ROOT, "%s available of %s (%d%%), swap %s"
                         + " used of %s", Units.bytes(m.availableBytes()), Units.bytes(m.totalBytes()),
                 m.totalBytes() == 0 ? 0 : Math.round(100.0 * m.availableBytes() / m.totalBytes()),
                 Units.bytes(m.swapUsedBytes()), Units.bytes(m.swapTotalBytes()))).orElse("unknown (" + memory.why() + ")"));
-        out.printf("%d processes, %d running, %d zombie(s)%n", s.size(), running, zombies);
+        // "running" is the processes in state R when read (JSON: running); the load's runnable count is the
+        // kernel's tasks (threads) that were runnable (JSON: load.runnableTasks). Both are named as what they are.
+        out.printf("%d processes (%d in state R), %s%d zombie(s)%n", s.size(), running,
+                load.value().map(l -> l.runnableTasks() + " runnable task(s), ").orElse(""), zombies);
         out.println();
         out.println("Largest resident memory:");
         Table t = new Table().right("PID").left("USER").right("RSS").right("VSZ").right("%CPU").left("COMMAND");
@@ -213,6 +220,9 @@ final class Overview {
     private Optional<String> hostname() {
         Path f = ctx.procfsRoot().resolve("sys/kernel/hostname");
         // One read with room for the whole name (64 bytes at most): a sysctl file read in small pieces may end early.
+        if (!Files.isRegularFile(f)) {
+            return Optional.empty(); // a FIFO would block the open
+        }
         try (InputStream in = Files.newInputStream(f)) {
             String h = new String(in.readNBytes(256), StandardCharsets.UTF_8).strip();
             return h.isEmpty() ? Optional.empty() : Optional.of(h);

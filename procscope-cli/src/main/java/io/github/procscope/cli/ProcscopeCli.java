@@ -30,7 +30,8 @@ import java.util.concurrent.Callable;
         description = {"See processes, memory, files, disks and GPUs; stop process trees safely.",
                 "Without a subcommand: an overview of this machine.",
                 "Exit status: 0 success; 1 the target does not exist or may not be read; 2 bad usage; 3 "
-                        + "(gpu) no GPU can be used."},
+                        + "(gpu) no GPU can be used; 4 malformed kernel data (a procfs or sysfs file that is "
+                        + "not what the kernel writes)."},
         subcommands = {PsCommand.class, TreeCommand.class, ThreadsCommand.class, MapsCommand.class,
                 FdsCommand.class, DeletedCommand.class, FreeCommand.class, DfCommand.class, DuCommand.class,
                 IostatCommand.class, SignalsCommand.class, StopCommand.class, GpuCommand.class, WatchCommand.class,
@@ -49,6 +50,8 @@ public final class ProcscopeCli implements Callable<Integer> {
     public static final int USAGE = 2;
     /** {@code gpu}: NVML is unavailable (no driver, no GPU, no permission). */
     public static final int GPU_UNAVAILABLE = 3;
+    /** A procfs or sysfs file is malformed, not a regular file, or larger than the kernel writes. */
+    public static final int KERNEL_DATA = 4;
 
     @Option(names = "--procfs-root", paramLabel = "DIR", scope = ScopeType.INHERIT,
             description = "Read this procfs tree instead of /proc (a fixture, or another mount).")
@@ -60,6 +63,10 @@ public final class ProcscopeCli implements Callable<Integer> {
 
     @Option(names = "--json", scope = ScopeType.INHERIT, description = "Print JSON instead of a table.")
     boolean json;
+
+    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+            description = "Name the processes a listing left out because their kernel files are malformed.")
+    boolean verbose;
 
     private Context context;
 
@@ -103,6 +110,7 @@ public final class ProcscopeCli implements Callable<Integer> {
                 return help;
             }
             root.context = new Context(root.procfsRoot, root.sysfsRoot, root.json, out, err, terminal, width);
+            root.context.verbose(root.verbose);
             Object command = parseResult.asCommandLineList().get(parseResult.asCommandLineList().size() - 1).getCommand();
             if (!(command instanceof DemoTrainCommand)) {
                 try {
@@ -154,6 +162,10 @@ public final class ProcscopeCli implements Callable<Integer> {
         }
         if (ex instanceof NoSuchProcessException || ex instanceof ProcessAccessDeniedException) {
             return NOT_FOUND;
+        }
+        if (ex instanceof io.github.procscope.api.ProcfsParseException
+                || ex instanceof io.github.procscope.api.ProcfsFileRefusedException) {
+            return KERNEL_DATA;
         }
         if (ex instanceof ProcfsUnavailableException || ex instanceof IllegalArgumentException
                 || ex instanceof CommandLine.ParameterException) {

@@ -65,6 +65,7 @@ final class PsCommand implements Callable<Integer> {
     public Integer call() {
         Context ctx = root.context();
         ProcessSnapshot snapshot = ctx.procfs().snapshot();
+        ctx.noteUnreadable("ps", snapshot);
         List<ProcessInfo> list = snapshot.processes().stream().filter(this::selected)
                 .sorted(sort.thenComparingLong(ProcessInfo::pid)).collect(Collectors.toCollection(ArrayList::new));
         if (byUser) {
@@ -76,8 +77,8 @@ final class PsCommand implements Callable<Integer> {
             }
             ctx.printJson(arr);
         } else {
-            Table t = new Table().right("PID").right("PPID").left("USER").left("STAT").right("RSS").right("VSZ")
-                    .right("NLWP").right("ELAPSED").right("%CPU").left("COMMAND");
+            Table t = new Table().right("PID", 5).right("PPID", 5).left("USER").left("STAT").right("RSS", 6)
+                    .right("VSZ", 7).right("NLWP").right("ELAPSED", 8).right("%CPU").left("COMMAND");
             for (ProcessInfo p : list) {
                 t.row(p.pid(), p.ppid(), shortUser(p), stat(p), p.rssBytes() / 1024, p.vszBytes() / 1024, p.threads(),
                         Units.elapsed(p.elapsed()), Units.percent(p.lifetimeCpuPercent()), p.comm());
@@ -98,7 +99,7 @@ final class PsCommand implements Callable<Integer> {
         o.put("pid", p.pid());
         o.put("ppid", p.ppid());
         o.put("uid", p.uid());
-        Json.putText(o, "user", p.user());
+        o.put("user", p.user().orElse(Long.toString(p.uid()))); // the uid, as the table shows it, without a name
         o.put("state", String.valueOf(p.state().letter()));
         o.put("comm", p.comm());
         o.put("threads", p.threads());

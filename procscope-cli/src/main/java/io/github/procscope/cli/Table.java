@@ -12,11 +12,20 @@ final class Table {
     private final List<String> headers = new ArrayList<>();
     private final List<Boolean> rightAligned = new ArrayList<>();
     private final List<String[]> rows = new ArrayList<>();
+    private final List<Integer> minWidths = new ArrayList<>();
+
+    /** Adds a right-aligned column (numbers) at least {@code minWidth} wide, so an empty table aligns as a full one. */
+    Table right(String header, int minWidth) {
+        right(header);
+        minWidths.set(minWidths.size() - 1, minWidth);
+        return this;
+    }
 
     /** Adds a right-aligned column (numbers). */
     Table right(String header) {
         headers.add(header);
         rightAligned.add(true);
+        minWidths.add(0);
         return this;
     }
 
@@ -24,6 +33,7 @@ final class Table {
     Table left(String header) {
         headers.add(header);
         rightAligned.add(false);
+        minWidths.add(0);
         return this;
     }
 
@@ -49,7 +59,7 @@ final class Table {
         int n = headers.size();
         int[] w = new int[n];
         for (int i = 0; i < n; i++) {
-            w[i] = headers.get(i).length();
+            w[i] = Math.max(minWidths.get(i), headers.get(i).length());
         }
         for (String[] r : rows) {
             for (int i = 0; i < n; i++) {
@@ -80,7 +90,15 @@ final class Table {
         }
         String line = sb.toString();
         if (line.length() > width) {
-            line = line.substring(0, width);
+            String last = cells[cells.length - 1];
+            int before = line.length() - last.length();
+            if (!rightAligned.get(cells.length - 1) && width - before > ELLIPSIS.length() + 4) {
+                // A path or command cut to fit keeps its end (the file name), and the cut is marked.
+                int keep = width - before - ELLIPSIS.length();
+                line = line.substring(0, before) + ELLIPSIS + last.substring(last.length() - keep);
+            } else {
+                line = line.substring(0, width);
+            }
         }
         out.println(line.stripTrailing());
     }
@@ -111,19 +129,24 @@ final class Table {
         String lead = "";
         while (lead.length() + rest.length() > width) {
             int room = width - lead.length();
+            if (room < 8) {
+                break; // a terminal too narrow to wrap into
+            }
             int cut = rest.lastIndexOf(' ', room);
             if (cut <= 0) {
-                cut = rest.indexOf(' ', room);
-                if (cut < 0) {
-                    break;
-                }
+                out.println(lead + rest.substring(0, room)); // one word longer than the line: cut it
+                rest = rest.substring(room);
+            } else {
+                out.println(lead + rest.substring(0, cut));
+                rest = rest.substring(cut + 1);
             }
-            out.println(lead + rest.substring(0, cut));
-            rest = rest.substring(cut + 1);
             lead = indent;
         }
         out.println(lead + rest);
     }
+
+    /** The mark of a cut cell. */
+    static final String ELLIPSIS = "...";
 
     /** @return the terminal width from {@code COLUMNS}, else 80 */
     static int terminalWidth() {

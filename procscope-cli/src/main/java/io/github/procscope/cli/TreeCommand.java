@@ -30,7 +30,9 @@ final class TreeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Context ctx = root.context();
-        ProcessTree tree = ctx.procfs().snapshot().tree();
+        io.github.procscope.api.ProcessSnapshot snapshot = ctx.procfs().snapshot();
+        ctx.noteUnreadable("tree", snapshot);
+        ProcessTree tree = snapshot.tree();
         List<ProcessInfo> tops;
         if (pid != null) {
             tops = List.of(tree.get(pid).orElseThrow(() -> new NoSuchProcessException(pid)));

@@ -24,6 +24,21 @@ final class Units {
         return String.format(Locale.ROOT, "%02d:%02d", m, sec);
     }
 
+    /** @return an uptime in words that cannot be read as a clock time: {@code 12 min}, {@code 3 h 5 min}, {@code 2 days 4 h} */
+    static String uptime(Duration d) {
+        long s = Math.max(0, d.getSeconds());
+        long days = s / 86_400;
+        long h = (s / 3600) % 24;
+        long m = (s / 60) % 60;
+        if (days > 0) {
+            return days + (days == 1 ? " day " : " days ") + h + " h";
+        }
+        if (h > 0) {
+            return h + " h " + m + " min";
+        }
+        return m > 0 ? m + " min" : s + " s";
+    }
+
     /** @return bytes in binary units with one decimal: {@code 512B}, {@code 1.5K}, {@code 37.3G} */
     static String bytes(long b) {
         if (b < 1024) {

@@ -58,9 +58,9 @@ class FixtureTablesTest {
         String out = table("ps", "--sort", "-rss");
         List<String> lines = out.lines().toList();
         // USER is as wide as the fixture's owner's name (whoever runs the tests)
-        assertEquals(" PID PPID USER STAT     RSS      VSZ NLWP    ELAPSED %CPU COMMAND",
+        assertEquals("  PID  PPID USER STAT     RSS      VSZ NLWP    ELAPSED %CPU COMMAND",
                 lines.get(0).replaceAll("USER\\s+STAT", "USER STAT"));
-        assertTrue(lines.get(1).matches("4100\\s+900 \\S+\\s+Rl\\+\\s+1979940 31641228\\s+3\\s+05:16:40 82\\.1 python3"),
+        assertTrue(lines.get(1).matches(" 4100\\s+900 \\S+\\s+Rl\\+\\s+1979940 31641228\\s+3\\s+05:16:40 82\\.1 python3"),
                 lines.get(1));
         assertTrue(out.contains("a) (b c"), out);
         assertTrue(out.lines().anyMatch(l -> l.matches("\\s*4103\\s+4100 \\S+\\s+Z\\+\\s+0\\s+0\\s+1\\s+05:16:34\\s+0\\.0 pt_data_worker")),
@@ -78,8 +78,9 @@ class FixtureTablesTest {
     @Test
     void fdsUsesLsofsTypesAndModes() {
         String out = table("fds", "4100");
-        // the target, last, is cut at 80 columns when the fixture lies deep in a temporary directory
-        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*7w REG\\s+24000\\s+1234 APPEND,CLOEXEC\\s+/\\S+")), out);
+        // the target, last, is cut at 80 columns, its start replaced by "...", when the fixture lies deep in a
+        // temporary directory
+        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*7w REG\\s+24000\\s+1234 APPEND,CLOEXEC\\s+(/|\\.\\.\\.)\\S+")), out);
         assertTrue(out.lines().anyMatch(l -> l.matches("\\s*3u SOCK\\s+-\\s+0 CLOEXEC\\s+socket:\\[81234]")), out);
         assertTrue(out.lines().anyMatch(l -> l.matches("\\s*0u CHR\\s+-\\s+0 -\\s+/dev/null")), out);
         assertTrue(out.contains("/data/ckpt/step-1000.pt (deleted)"), out);
@@ -97,9 +98,9 @@ class FixtureTablesTest {
     @Test
     void theOverviewNamesTheProblemsDoctorWouldReport() {
         String out = table();
-        assertTrue(out.startsWith("gpu-node-7, up 1-03:46:40, load 2.15 1.98 1.50 (1, 5, 15 min)\n"), out);
+        assertTrue(out.startsWith("gpu-node-7, up 1 day 3 h, load 2.15 1.98 1.50 (1, 5, 15 min)\n"), out);
         assertTrue(out.contains("memory: 40.0G available of 62.8G (64%), swap 256M used of 8.0G"), out);
-        assertTrue(out.contains("11 processes, 1 running, 1 zombie(s)"), out);
+        assertTrue(out.contains("11 processes (1 in state R), 3 runnable task(s), 1 zombie(s)"), out);
         assertTrue(out.contains("doctor: 3 problem(s) (HANGUP_VULNERABLE, ORPHAN, ZOMBIE)"), out);
     }
 
@@ -125,5 +126,50 @@ class FixtureTablesTest {
         assertEquals("\u2588\u2581\u2583", WatchCommand.sparkline(List.of(90L, 20L, 40L)));
         assertEquals("-1.0K", WatchCommand.signedBytes(-1024));
         assertEquals("+0B", WatchCommand.signedBytes(0));
+    }
+
+    @Test
+    void anEmptyPsListingHasTheHeaderOfAFullOne() {
+        String none = table("ps", "--state", "D");
+        assertEquals("  PID  PPID USER STAT    RSS     VSZ NLWP  ELAPSED %CPU COMMAND", none.lines().findFirst().orElseThrow(), "columns as wide as ps makes them, though no row fills them");
+    }
+
+    @Test
+    void doctorWrapsItsFindingsWithin80Columns() {
+        CliRun r = CliRun.of("--procfs-root", m.proc().toString(), "--sysfs-root", m.sys().toString(), "doctor",
+                "--no-gpu", "--window", "0s");
+        assertTrue(r.out().contains("ORPHAN"), r.out());
+        for (String line : r.out().split("\n")) {
+            assertTrue(line.length() <= 80, "wider than 80 columns: '" + line + "'");
+        }
+    }
+
+    @Test
+    void aCutPathKeepsItsEndAndShowsTheCut() {
+        java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+        new Table().right("PID").left("PATH").row(42, "/very/long/" + "directory/".repeat(12) + "model.ckpt")
+                .print(new java.io.PrintStream(o, true, java.nio.charset.StandardCharsets.UTF_8), 80);
+        String row = o.toString(java.nio.charset.StandardCharsets.UTF_8).lines().skip(1).findFirst().orElseThrow();
+        assertEquals(80, row.length(), row);
+        assertTrue(row.startsWith(" 42 ...") && row.endsWith("/model.ckpt"), row);
+    }
+
+    @Test
+    void topLevelHelpGivesEachCommandOneWholeLine() {
+        String help = CliRun.of("--help").out();
+        String commands = help.substring(help.indexOf("Commands:"), help.indexOf("Examples:"));
+        for (String line : commands.lines().skip(1).toList()) {
+            assertTrue(line.isBlank() || (line.matches("  \\S.*") && line.endsWith(".")),
+                    "a summary cut mid-sentence: '" + line + "'");
+        }
+    }
+
+    @Test
+    void psJsonGivesTheUidAsUserWhenNoNameExists() throws Exception {
+        String json = table("--json", "ps");
+        com.fasterxml.jackson.databind.JsonNode arr = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        for (com.fasterxml.jackson.databind.JsonNode p : arr) {
+            assertTrue(p.get("user").isTextual(), p.toString());
+        }
     }
 }

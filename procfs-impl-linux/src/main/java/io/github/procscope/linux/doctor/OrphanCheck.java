@@ -42,7 +42,7 @@ final class OrphanCheck implements DoctorCheck {
             Severity sev = idle && old ? Severity.WARNING : Severity.INFO;
             out.add(new Finding(sev, List.of(p.pid()),
                     "pid " + p.pid() + " (" + p.comm() + ") was adopted by pid " + o.adopterPid() + "; "
-                            + (idle ? "idle" : "busy (" + Math.round(cpu) + "% CPU)") + ", running for "
+                            + (idle ? "idle" : "busy (" + String.format(java.util.Locale.ROOT, "%.1f", cpu) + "% CPU)") + ", running for "
                             + o.age().toSeconds() + " s",
                     ev, idle
                     ? "Its parent is gone and it does nothing: if it is a leftover of a finished or dead run, end it "

@@ -214,6 +214,7 @@ public final class NativeLibc {
             return null;
         }
         try {
+            JffiStub.prepare();
             return LibraryLoader.create(ProcLibC.class).failImmediately().load("c");
         } catch (RuntimeException | LinkageError e) {
             return null;
@@ -231,6 +232,7 @@ public final class NativeLibc {
                 return new IllegalStateException("procscope supports 64-bit JVMs only (this one is "
                         + System.getProperty("sun.arch.data.model") + "-bit)");
             }
+            JffiStub.prepare();
             POSIX posix = POSIXFactory.getNativePOSIX(new DefaultPOSIXHandler());
             if (posix == null || !posix.isNative()) {
                 return new IllegalStateException("jnr-posix offered no native POSIX implementation for "

@@ -4,6 +4,7 @@ import io.github.procscope.api.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -15,6 +16,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
@@ -49,6 +51,8 @@ import java.util.zip.CRC32;
 public final class TrainingLoopDemo {
     /** The size of the simulated model, in numbers (about 100 KiB of checkpoint). */
     static final int MODEL_SIZE = 4096;
+    /** The most bytes a checkpoint file has: a header, a step and {@link #MODEL_SIZE} hex numbers, with room. */
+    static final int MAX_FILE_BYTES = 1 << 20;
     private static final String HEADER = "procscope-demo-checkpoint 1";
     private static final String USAGE = "usage: demo-train --checkpoint FILE --steps N --step-ms M"
             + " [--checkpoint-every K]";
@@ -199,7 +203,20 @@ public final class TrainingLoopDemo {
         public static Optional<Checkpoint> read(Path file) {
             byte[] bytes;
             try {
-                bytes = Files.readAllBytes(file);
+                // The type first: a FIFO would block the open, a device would never end.
+                BasicFileAttributes attrs = Files.readAttributes(file, BasicFileAttributes.class);
+                if (!attrs.isRegularFile()) {
+                    throw damaged(file, "not a regular file: a FIFO, device or directory");
+                }
+                if (attrs.size() > MAX_FILE_BYTES) {
+                    throw damaged(file, "larger than " + MAX_FILE_BYTES + " bytes, more than a checkpoint holds");
+                }
+                try (InputStream in = Files.newInputStream(file)) {
+                    bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+                }
+                if (bytes.length > MAX_FILE_BYTES) {
+                    throw damaged(file, "larger than " + MAX_FILE_BYTES + " bytes, more than a checkpoint holds");
+                }
             } catch (NoSuchFileException e) {
                 return Optional.empty();
             } catch (IOException e) {

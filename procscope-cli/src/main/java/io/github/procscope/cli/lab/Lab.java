@@ -15,6 +15,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,7 +38,7 @@ public final class Lab {
     private final Map<String, Object> facts = new LinkedHashMap<>();
 
     /**
-     * @param out     where the eight files and lab.json go (created if needed)
+     * @param out     where the eight files and lab.json go: a new or empty directory (the lab never overwrites)
      * @param scratch where step 6 writes its 64 MiB file (a file system whose free space the step watches)
      * @param table   the process table to observe with
      */
@@ -52,6 +54,7 @@ public final class Lab {
      * @return the measured facts, as written to lab.json
      */
     public Map<String, Object> run() {
+        requireNewOrEmpty(out);
         try {
             Files.createDirectories(out);
             Files.createDirectories(scratch);
@@ -323,11 +326,55 @@ public final class Lab {
         write("08-notes.md", sb.toString());
     }
 
+    /**
+     * Writes one of the lab's files, which must not exist yet; a write that fails (a full disk) removes what it
+     * had written.
+     */
     void write(String name, String text) {
+        Path file = out.resolve(name);
         try {
-            Files.writeString(out.resolve(name), text, StandardCharsets.UTF_8);
+            Files.writeString(file, text, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE);
+        } catch (FileAlreadyExistsException e) {
+            throw new IllegalStateException("the lab does not overwrite " + file + ", which appeared while it ran");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + out.resolve(name), e);
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // it could not be written; it cannot be removed either: the message names it
+            }
+            throw new UncheckedIOException((isDiskFull(e) ? "disk full: cannot write " : "cannot write ") + file, e);
+        }
+    }
+
+    /** @return whether an I/O error is the file system running out of space */
+    static boolean isDiskFull(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("No space left on device")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Refuses an output directory that holds anything: the lab writes only where it cannot destroy a file. */
+    static void requireNewOrEmpty(Path dir) {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        if (!Files.isDirectory(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException("lab --out " + dir + ": it exists and is not a directory; give a new"
+                    + " or empty directory");
+        }
+        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+            long n = s.count();
+            if (n > 0) {
+                throw new IllegalArgumentException("lab --out " + dir + ": the directory is not empty (" + n
+                        + " entries); the lab writes only into a new or empty directory, so that it never"
+                        + " overwrites a file of yours");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
         }
     }
 

@@ -40,6 +40,10 @@ final class LabProcesses implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
         cmd.addAll(List.of(jvmOptions));
+        String stubDir = System.getProperty("jffi.boot.library.path");
+        if (stubDir != null) {
+            cmd.add("-Djffi.boot.library.path=" + stubDir); // the stub this JVM loaded: nothing to extract
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(main.getName());

@@ -35,14 +35,48 @@ final class LabSteps {
     static void step6Deleted(Lab lab, LabProcesses procs) {
         SystemResources sys = SystemResources.system();
         OpenFiles files = OpenFiles.system();
-        Path big = lab.scratch().resolve("big.bin");
+        // A name of its own: the scratch directory may be the user's, and nothing in it is touched but this file.
+        Path big;
         try {
-            Files.deleteIfExists(big);
+            big = Files.createTempFile(lab.scratch(), "procscope-lab-", "-big.bin");
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException((Lab.isDiskFull(e) ? "disk full: " : "") + "cannot create a file in "
+                    + lab.scratch(), e);
         }
-        FileSystemUsage before = sys.fileSystem(lab.scratch());
-        run(procs, List.of("dd", "if=/dev/zero", "of=" + big, "bs=1M", "count=64", "conv=fsync", "status=none"));
+        try {
+            FileSystemUsage before = sys.fileSystem(lab.scratch());
+            if (before.availableBytes() < BIG) {
+                throw new IllegalStateException("disk full: step 6 writes a 64 MiB file, but " + lab.scratch()
+                        + " has " + before.availableBytes() + " bytes available");
+            }
+            Process dd = procs.start(List.of("dd", "if=/dev/zero", "of=" + big, "bs=1M", "count=64", "conv=fsync",
+                    "status=none"));
+            if (!succeeded(dd)) {
+                long avail = sys.fileSystem(lab.scratch()).availableBytes();
+                throw new IllegalStateException(avail < (1 << 20) ? "disk full: " + lab.scratch() + " filled up while"
+                        + " step 6 wrote its 64 MiB file" : "dd could not write " + big);
+            }
+            step6Observe(lab, procs, sys, files, big, before);
+        } finally {
+            try {
+                Files.deleteIfExists(big); // the holder deleted it; after a failure, no partial file fills the disk
+            } catch (IOException ignored) {
+                // the message of the failure stands; the file is named in it
+            }
+        }
+    }
+
+    private static boolean succeeded(Process p) {
+        try {
+            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static void step6Observe(Lab lab, LabProcesses procs, SystemResources sys, OpenFiles files, Path big,
+                                     FileSystemUsage before) {
         FileSystemUsage created = sys.fileSystem(lab.scratch());
         Process holder = procs.start(List.of("sh", "-c", "exec 3< \"$1\"; rm -f \"$1\"; echo held; read line",
                 "sh", big.toString()));
@@ -91,18 +125,6 @@ final class LabSteps {
         lab.fact("availableAfterCreateBytes", created.availableBytes());
         lab.fact("availableAfterDeleteBytes", deleted.availableBytes());
         lab.fact("availableAfterHolderEndsBytes", after.availableBytes());
-    }
-
-    private static void run(LabProcesses procs, List<String> command) {
-        Process p = procs.start(command);
-        try {
-            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IllegalStateException(String.join(" ", command) + " failed");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 
     /**

@@ -211,6 +211,30 @@ class TrainingLoopDemoIT {
     }
 
     @Test
+    void aFifoOrDevZeroAsTheCheckpointIsRefusedInOneLineWithinTwoSeconds() throws Exception {
+        Path fifo = tmp.resolve("fifo.ckpt");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
+        for (Path ckpt : List.of(fifo, Path.of("/dev/zero"))) {
+            Process p = spawned.start(Spawned.javaCommand(List.of("-Xmx64m"), TrainingLoopDemo.class,
+                    "--checkpoint", ckpt.toString(), "--steps", "1", "--step-ms", "0").redirectErrorStream(true));
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "demo-train answers for " + ckpt);
+            String all = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertEquals(1, p.exitValue(), all);
+            assertEquals(1, all.lines().count(), all);
+            assertTrue(all.contains(ckpt + " is damaged (not a regular file"), all);
+        }
+        Path huge = tmp.resolve("huge.ckpt");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(huge.toFile(), "rw")) {
+            f.setLength(100L << 20);
+        }
+        long start = System.nanoTime();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> TrainingLoopDemo.Checkpoint.read(huge));
+        assertTrue(e.getMessage().contains("more than a checkpoint holds"), e.getMessage());
+        assertTrue(System.nanoTime() - start < 2_000_000_000L, "answered within two seconds");
+    }
+
+    @Test
     void atomicWritesReplaceTheFileAndLeaveNothingElse() throws IOException {
         Path f = tmp.resolve("x.ckpt");
         TrainingLoopDemo.writeAtomically(f, "one".getBytes(StandardCharsets.US_ASCII));

@@ -1,0 +1,63 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.linux.internal.JffiStub;
+import io.github.procscope.testing.Spawned;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** jnr-ffi's stub comes from a private per-user cache: jffi never extracts a file of its own. */
+class JffiStubTest {
+    private final Spawned spawned = new Spawned();
+
+    @TempDir
+    Path cache;
+
+    @AfterEach
+    void end() {
+        spawned.close();
+    }
+
+    @Test
+    void theBindingLoadsWhereNeitherTheTemporaryNorTheCurrentDirectoryTakesAFile() throws Exception {
+        // Nothing can be created in /proc, even by root: jffi's own extraction (tmpdir, then the current
+        // directory) fails there, so the binding loads only if the stub is taken from the cache.
+        ProcessBuilder pb = Spawned.javaCommand(List.of("-Djava.io.tmpdir=/proc"), NativeLoadProbe.class)
+                .directory(new File("/proc")).redirectErrorStream(true);
+        pb.environment().put("XDG_CACHE_HOME", cache.toString());
+        Process p = spawned.start(pb);
+        String line = Spawned.readLine(p, Duration.ofSeconds(60));
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(line.startsWith("loaded " + cache.resolve("procscope")), line);
+        Path dir = Path.of(line.substring("loaded ".length()));
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir)));
+        try (var s = Files.list(dir)) {
+            assertEquals(List.of("libjffi-1.2.so"), s.map(f -> f.getFileName().toString()).toList());
+        }
+    }
+
+    @Test
+    void aPropertySetByTheUserIsLeftAlone() throws Exception {
+        ProcessBuilder pb = Spawned.javaCommand(List.of("-Djffi.boot.library.path=/nonexistent"),
+                NativeLoadProbe.class).redirectErrorStream(true);
+        pb.environment().put("XDG_CACHE_HOME", cache.toString());
+        Process p = spawned.start(pb);
+        String line = Spawned.readLine(p, Duration.ofSeconds(60));
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertTrue(line.endsWith(" /nonexistent"), line);
+        try (var s = Files.list(cache)) {
+            assertEquals(0, s.count(), "no cache made");
+        }
+    }
+}
