@@ -1,7 +1,7 @@
 package io.github.procscope.examples;
 
 import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.Signals;
 import org.junit.jupiter.api.Test;

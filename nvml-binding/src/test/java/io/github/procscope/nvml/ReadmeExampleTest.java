@@ -1,12 +1,12 @@
 package io.github.procscope.nvml;
 
 import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.gpu.DmonFormat;
+import io.github.procscope.api.gpu.monitor.DmonFormat;
 import io.github.procscope.api.gpu.GpuDevice;
-import io.github.procscope.api.gpu.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitor;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuSample;
-import io.github.procscope.api.gpu.GpuSummary;
+import io.github.procscope.api.gpu.monitor.GpuSummary;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.Gpus;

@@ -1,5 +1,6 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.signals.SignalMasks;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

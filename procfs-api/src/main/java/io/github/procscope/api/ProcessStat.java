@@ -1,5 +1,7 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.signals.SignalSet;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

@@ -1,5 +1,6 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.signals.SignalMasks;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;

@@ -1,5 +1,7 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.signals.SignalSet;
 import com.google.common.testing.ClassSanityTester;
 import com.google.common.testing.EqualsTester;
 import com.google.common.testing.NullPointerTester;

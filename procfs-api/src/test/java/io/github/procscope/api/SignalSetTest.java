@@ -1,5 +1,8 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.signals.SignalMasks;
+import io.github.procscope.api.signals.SignalSet;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.signals.SignalAction;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

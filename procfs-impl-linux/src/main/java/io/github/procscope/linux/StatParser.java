@@ -2,8 +2,8 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.Signal;
-import io.github.procscope.api.SignalSet;
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.signals.SignalSet;
 
 import java.nio.file.Path;
 import java.time.Duration;

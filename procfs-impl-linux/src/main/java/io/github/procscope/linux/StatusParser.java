@@ -2,8 +2,8 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.SignalMasks;
-import io.github.procscope.api.SignalSet;
+import io.github.procscope.api.signals.SignalMasks;
+import io.github.procscope.api.signals.SignalSet;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -38,7 +38,7 @@ class ConsumerProjectIT {
             import io.github.procscope.api.ProcessKey;
             import io.github.procscope.api.Procscope;
             import io.github.procscope.api.ProcscopeException;
-            import io.github.procscope.api.Signal;
+            import io.github.procscope.api.signals.Signal;
             import io.github.procscope.api.diagnose.Diagnosis;
             import io.github.procscope.api.diagnose.DoctorOptions;
             import io.github.procscope.api.gpu.GpuUnavailableException;

@@ -4,7 +4,7 @@ import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.KernelLogUnavailableException;

@@ -2,7 +2,7 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.linux.signals.LinuxSignals;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 
 import java.io.FileInputStream;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.Dispositions.Disposition;
 import io.github.procscope.linux.signals.LinuxSignals;

@@ -3,7 +3,7 @@ package io.github.procscope.linux;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.SendResult.Outcome;

@@ -4,7 +4,7 @@ import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;

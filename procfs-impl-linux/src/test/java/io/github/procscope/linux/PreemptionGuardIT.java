@@ -1,7 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;

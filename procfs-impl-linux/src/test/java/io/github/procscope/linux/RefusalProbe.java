@@ -2,7 +2,7 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;

@@ -1,7 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;

@@ -4,7 +4,7 @@ import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcfsParseException;
 import io.github.procscope.api.SchedulingPolicy;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

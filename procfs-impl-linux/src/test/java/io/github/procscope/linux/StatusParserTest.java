@@ -3,7 +3,7 @@ package io.github.procscope.linux;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessStatus;
 import io.github.procscope.api.ProcfsParseException;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

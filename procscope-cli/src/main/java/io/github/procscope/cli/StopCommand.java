@@ -3,7 +3,7 @@ package io.github.procscope.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;

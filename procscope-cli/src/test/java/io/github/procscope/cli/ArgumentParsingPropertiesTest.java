@@ -1,7 +1,7 @@
 package io.github.procscope.cli;
 
 import io.github.procscope.api.Pids;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import picocli.CommandLine;

@@ -20,7 +20,7 @@ import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.GpuUsers;
 import io.github.procscope.api.gpu.Gpus;
-import io.github.procscope.api.gpu.IdleHoldingVerdict;
+import io.github.procscope.api.gpu.monitor.IdleHoldingVerdict;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;

@@ -18,8 +18,8 @@
  *   <li>{@link io.github.procscope.api.gpu.GpuProcesses}: who holds a GPU and how much memory each uses;
  *       {@link io.github.procscope.api.gpu.GpuUser} joins them with the process table to find the run
  *       each belongs to and ghosts whose parent is gone.</li>
- *   <li>{@link io.github.procscope.api.gpu.GpuMonitor}: sampling over a window, summaries, the
- *       idle-holding verdict, {@code dmon}-style rows ({@link io.github.procscope.api.gpu.DmonFormat}).</li>
+ *   <li>{@link io.github.procscope.api.gpu.monitor.GpuMonitor}: sampling over a window, summaries, the
+ *       idle-holding verdict, {@code dmon}-style rows ({@link io.github.procscope.api.gpu.monitor.DmonFormat}).</li>
  * </ul>
  *
  * <p>A metric the GPU or driver does not offer is empty, never {@code -1} or {@code 0}. NVML failures

@@ -1,8 +1,5 @@
 package io.github.procscope.api.signals;
 
-import io.github.procscope.api.Signal;
-import io.github.procscope.api.SignalMasks;
-import io.github.procscope.api.SignalSet;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -2,8 +2,6 @@ package io.github.procscope.api.signals;
 
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.api.Signal;
-import io.github.procscope.api.SignalSet;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

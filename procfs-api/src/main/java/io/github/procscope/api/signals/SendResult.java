@@ -1,6 +1,5 @@
 package io.github.procscope.api.signals;
 
-import io.github.procscope.api.Signal;
 
 import java.util.Objects;
 

@@ -4,7 +4,6 @@ import io.github.procscope.api.Procscope;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Signal;
 
 /**
  * Sends signals safely and stops processes gracefully: the {@code kill}, {@code kill -- -PGID} and

@@ -1,5 +1,7 @@
 package io.github.procscope.api.gpu;
 
+import io.github.procscope.api.gpu.monitor.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitorListener;
 import io.github.procscope.api.ProcscopeException;
 import org.junit.jupiter.api.Test;
 

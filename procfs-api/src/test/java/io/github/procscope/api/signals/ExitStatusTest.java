@@ -1,6 +1,5 @@
 package io.github.procscope.api.signals;
 
-import io.github.procscope.api.Signal;
 import org.junit.jupiter.api.Test;
 
 import java.util.Optional;

@@ -4,7 +4,7 @@ import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.disk.DiskStats;
-import io.github.procscope.api.gpu.GpuSummary;
+import io.github.procscope.api.gpu.monitor.GpuSummary;
 import io.github.procscope.api.gpu.GpuUser;
 
 import java.util.List;

@@ -4,7 +4,7 @@ import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.Severity;
-import io.github.procscope.api.gpu.GpuSummary;
+import io.github.procscope.api.gpu.monitor.GpuSummary;
 import io.github.procscope.api.gpu.GpuUser;
 
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
-import io.github.procscope.api.SignalMasks;
+import io.github.procscope.api.signals.SignalMasks;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.Severity;

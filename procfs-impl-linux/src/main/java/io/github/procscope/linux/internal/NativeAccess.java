@@ -1,6 +1,6 @@
 package io.github.procscope.linux.internal;
 
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import jnr.ffi.Memory;

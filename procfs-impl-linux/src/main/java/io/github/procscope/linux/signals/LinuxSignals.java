@@ -10,7 +10,7 @@ import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessStatus;
 import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.ThreadInfo;
 import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.SendResult;

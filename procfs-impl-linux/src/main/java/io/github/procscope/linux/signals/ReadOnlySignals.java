@@ -1,7 +1,7 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signals;

@@ -7,7 +7,7 @@ import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFiles;
 
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signals;

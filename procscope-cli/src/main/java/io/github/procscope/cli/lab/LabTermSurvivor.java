@@ -1,6 +1,6 @@
 package io.github.procscope.cli.lab;
 
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
 
 /**

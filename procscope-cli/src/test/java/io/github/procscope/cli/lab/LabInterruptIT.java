@@ -4,7 +4,7 @@ import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.Signal;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.cli.ProcscopeCli;
 import io.github.procscope.testing.Spawned;

@@ -1,5 +1,7 @@
-package io.github.procscope.api.gpu;
+package io.github.procscope.api.gpu.monitor;
 
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.gpu.Gpus;
 /** The verdict of an {@link IdleHoldingRule} over a window of samples. */
 public enum IdleHoldingVerdict {
     /** Idle while holding memory: worth a look at {@link Gpus#users(io.github.procscope.api.ProcessTable)}. */

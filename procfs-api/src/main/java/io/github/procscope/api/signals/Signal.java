@@ -1,4 +1,4 @@
-package io.github.procscope.api;
+package io.github.procscope.api.signals;
 
 import java.util.List;
 import java.util.Locale;

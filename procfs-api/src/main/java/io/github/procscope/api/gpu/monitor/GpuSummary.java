@@ -1,5 +1,6 @@
-package io.github.procscope.api.gpu;
+package io.github.procscope.api.gpu.monitor;
 
+import io.github.procscope.api.gpu.GpuSample;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

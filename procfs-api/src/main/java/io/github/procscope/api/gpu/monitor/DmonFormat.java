@@ -1,5 +1,6 @@
-package io.github.procscope.api.gpu;
+package io.github.procscope.api.gpu.monitor;
 
+import io.github.procscope.api.gpu.GpuSample;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;

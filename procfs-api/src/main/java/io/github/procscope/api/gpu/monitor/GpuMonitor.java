@@ -1,5 +1,10 @@
-package io.github.procscope.api.gpu;
+package io.github.procscope.api.gpu.monitor;
 
+import io.github.procscope.api.gpu.GpuDevice;
+import io.github.procscope.api.gpu.GpuSample;
+import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.gpu.NvmlException;
+import io.github.procscope.api.gpu.NvmlReturn;
 import io.github.procscope.api.ProcscopeException;
 
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.github.procscope.api;
+package io.github.procscope.api.signals;
 
 /** What the kernel does with a signal that a process neither ignores nor catches (see {@code signal(7)}). */
 public enum SignalAction {

@@ -1,4 +1,4 @@
-package io.github.procscope.api.gpu;
+package io.github.procscope.api.gpu.monitor;
 
 /**
  * When a GPU counts as "idle while holding memory": someone left a notebook kernel open, or a dead
