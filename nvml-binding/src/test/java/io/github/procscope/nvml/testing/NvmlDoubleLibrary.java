@@ -12,9 +12,12 @@ import java.nio.file.Path;
  * Finds the NVML test double ({@code src/test/c/nvml_double.c}), compiled once by this module's build into
  * its test classes as {@code nvml-double/VARIANT/libnvidia-ml.so.1} and carried in its test-jar, for the
  * tests of other modules (the tool's, the metrics'): on the test class path, copied out to a file when it
- * sits in a jar.
+ * sits in a jar (once per variant and JVM, so that every caller loads the same copy).
  */
 public final class NvmlDoubleLibrary {
+    /** One file per variant: the tests' controls and the binding must load the same copy (the same state). */
+    private static final java.util.Map<String, Path> LOCATED = new java.util.HashMap<>();
+
     private NvmlDoubleLibrary() {
     }
 
@@ -24,7 +27,11 @@ public final class NvmlDoubleLibrary {
      * @throws AssertionError       if the double is not on the test class path
      * @throws UncheckedIOException if it cannot be copied out of a jar
      */
-    public static Path locate(String variant) {
+    public static synchronized Path locate(String variant) {
+        return LOCATED.computeIfAbsent(variant, NvmlDoubleLibrary::find);
+    }
+
+    private static Path find(String variant) {
         String resource = "nvml-double/" + variant + "/libnvidia-ml.so.1";
         URL url = NvmlDoubleLibrary.class.getClassLoader().getResource(resource);
         if (url == null) {
