@@ -21,8 +21,8 @@ import java.util.concurrent.CountDownLatch;
 
 /** {@code procscope serve}: a Prometheus endpoint for this machine's processes, GPUs and findings. */
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Serve metrics for Prometheus until stopped: /metrics (Prometheus text, or OpenMetrics when",
-                "asked for) and /healthz. Process groups use process-exporter's names (namedprocess_namegroup_*),",
+        description = {"Serve metrics for Prometheus until stopped.",
+                "/metrics (Prometheus text, or OpenMetrics when asked for) and /healthz. Process groups use process-exporter's names (namedprocess_namegroup_*),",
                 "GPUs dcgm-exporter's (DCGM_FI_DEV_*), and procscope_* the rest. Without a GPU there are no GPU",
                 "metrics (one line says why). Listens on the loopback interface unless told otherwise."},
         footer = {"", "Group rules (--group-by, repeatable):",
