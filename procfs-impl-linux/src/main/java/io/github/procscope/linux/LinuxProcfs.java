@@ -1,6 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.Facet;
+import io.github.procscope.api.cgroup.CgroupMembership;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
 import io.github.procscope.api.ProcessAccessDeniedException;
@@ -287,12 +288,23 @@ public final class LinuxProcfs implements ProcessTable {
                         buf.length()));
             }
         }
+        Optional<CgroupMembership> cgroup = Optional.empty();
+        if (facets.contains(Facet.CGROUP)) {
+            ProcBuffer.Result gr = files.read(pid, ProcFiles.Leaf.CGROUP, buf);
+            if (isGone(gr, files, pid)) {
+                return gone(pid, tolerant);
+            }
+            if (gr == ProcBuffer.Result.OK) {
+                cgroup = Optional.of(CgroupOwnerParser.membership(file(pid, ProcFiles.Leaf.CGROUP), buf.bytes(),
+                        buf.length()));
+            }
+        }
         Duration elapsed = uptime.minus(constants.ticks(stat.startTimeTicks()));
         if (elapsed.isNegative()) {
             elapsed = Duration.ZERO;
         }
         return new ProcessInfo(stat, statm, uid, users.name(uid, files.source(pid, null)), TtyNames.name(stat.ttyNr()),
-                startTime(stat), elapsed, cmdline, status);
+                startTime(stat), elapsed, cmdline, status, cgroup);
     }
 
     /** @return {@code ROOT/PID/LEAF}, built only for messages and lazily parsed sources */
