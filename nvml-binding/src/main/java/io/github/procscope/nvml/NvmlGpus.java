@@ -2,6 +2,7 @@ package io.github.procscope.nvml;
 
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.gpu.CudaVersion;
 import io.github.procscope.api.gpu.GpuDevice;
@@ -360,7 +361,7 @@ public final class NvmlGpus implements Gpus {
             }
         }
         GpuFdScan scan = new DeviceFileScanner(procRoot).scan();
-        return GpuUsers.join(all, scan.users(), table.snapshot(), subreapers);
+        return GpuUsers.join(all, scan.users(), table.snapshot(Set.of(Facet.CGROUP)), subreapers);
     }
 
     /** @return the procfs root that {@link #users(ProcessTable)} scans for open device files */

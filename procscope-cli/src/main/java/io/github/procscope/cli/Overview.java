@@ -68,7 +68,7 @@ final class Overview {
     }
 
     int print() {
-        ProcessSnapshot s = ctx.procfs().snapshot();
+        ProcessSnapshot s = ctx.procfs().snapshot(java.util.Set.of(io.github.procscope.api.Facet.CGROUP));
         Optional<String> host = hostname();
         Part<LoadAverage> load = Part.of(() -> ctx.resources().loadAverage());
         Part<SystemMemory> memory = Part.of(() -> ctx.resources().memory());

@@ -3,6 +3,7 @@ package io.github.procscope.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
 import picocli.CommandLine.Command;
@@ -11,6 +12,7 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code procscope tree [PID]}: the process tree with each subtree's resident memory. */
@@ -30,7 +32,7 @@ final class TreeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Context ctx = root.context();
-        ProcessTree tree = ctx.procfs().snapshot().tree();
+        ProcessTree tree = ctx.procfs().snapshot(Set.of(Facet.CGROUP)).tree();
         List<ProcessInfo> tops;
         if (pid != null) {
             tops = List.of(tree.get(pid).orElseThrow(() -> new NoSuchProcessException(pid)));
@@ -53,14 +55,21 @@ final class TreeCommand implements Callable<Integer> {
     }
 
     private static void print(PrintStream out, ProcessTree tree, ProcessInfo p, String lead, String childLead, int width) {
-        String line = String.format("%s%d %s [%c] rss %s subtree %s", lead, p.pid(), Table.printable(p.comm()),
-                p.state().letter(), Units.bytes(p.rssBytes()), Units.bytes(tree.subtreeRssBytes(p.pid())));
+        String owner = Owners.label(p);
+        String line = String.format("%s%d %s [%c] rss %s subtree %s%s", lead, p.pid(), Table.printable(p.comm()),
+                p.state().letter(), Units.bytes(p.rssBytes()), Units.bytes(tree.subtreeRssBytes(p.pid())),
+                owner.equals("-") || owner.equals(parentOwner(tree, p)) ? "" : "  " + owner);
         out.println(line.length() > width ? line.substring(0, width) : line);
         List<ProcessInfo> kids = tree.children(p.pid());
         for (int i = 0; i < kids.size(); i++) {
             boolean last = i == kids.size() - 1;
             print(out, tree, kids.get(i), childLead + (last ? "`-- " : "|-- "), childLead + (last ? "    " : "|   "), width);
         }
+    }
+
+    /** @return the parent's OWNER cell: a child in its parent's container is not labelled again */
+    private static String parentOwner(ProcessTree tree, ProcessInfo p) {
+        return tree.get(p.ppid()).map(Owners::label).orElse("-");
     }
 
     private static ObjectNode json(ProcessTree tree, ProcessInfo p) {
@@ -71,6 +80,7 @@ final class TreeCommand implements Callable<Integer> {
         o.put("state", String.valueOf(p.state().letter()));
         o.put("rssBytes", p.rssBytes());
         o.put("subtreeRssBytes", tree.subtreeRssBytes(p.pid()));
+        Owners.putJson(o, p);
         ArrayNode kids = o.putArray("children");
         for (ProcessInfo c : tree.children(p.pid())) {
             kids.add(json(tree, c));

@@ -2,7 +2,9 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessState;
@@ -32,6 +34,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -95,7 +98,7 @@ final class WatchCommand implements Callable<Integer> {
         }
         Context ctx = root.context();
         boolean liveLine = live || (!rows && !ctx.json() && ctx.stdoutIsTerminal());
-        ProcessSnapshot previous = ctx.procfs().snapshot();
+        ProcessSnapshot previous = ctx.procfs().snapshot(Set.of(Facet.CGROUP));
         ProcessInfo first = previous.find(pid).orElseThrow(() -> new NoSuchProcessException(pid));
         ProcessKey key = first.key();
         Gpus gpus = null;
@@ -138,7 +141,7 @@ final class WatchCommand implements Callable<Integer> {
                     }
                     out.print("\r" + liveLine(first, row, start, history) + "\u001b[K");
                 } else if (ctx.json()) {
-                    ctx.printJsonLine(json(row));
+                    ctx.printJsonLine(json(row, first.owner()));
                 } else {
                     out.println(csv(row));
                 }
@@ -192,7 +195,7 @@ final class WatchCommand implements Callable<Integer> {
         return new Row(now.takenAt(), pid, members.size(), threads, rss, cpu, gpuBytes);
     }
 
-    static ObjectNode json(Row r) {
+    static ObjectNode json(Row r, Optional<Owner> owner) {
         ObjectNode o = Json.object();
         Json.put(o, "time", r.time());
         o.put("pid", r.pid());
@@ -201,6 +204,7 @@ final class WatchCommand implements Callable<Integer> {
         o.put("rssBytes", r.rssBytes());
         Json.put(o, "cpuPercent", r.cpuPercent());
         Json.put(o, "gpuMemoryBytes", r.gpuMemoryBytes());
+        Owners.putOwnerJson(o, owner);
         return o;
     }
 
@@ -211,9 +215,10 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     static String liveLine(ProcessInfo first, Row r, Row start, Deque<Long> history) {
-        return String.format(Locale.ROOT, "%s %d %s  rss %s %s %s  cpu %s  thr %d  procs %d  gpu %s",
+        String owner = Owners.label(first);
+        return String.format(Locale.ROOT, "%s %d %s%s  rss %s %s %s  cpu %s  thr %d  procs %d  gpu %s",
                 CLOCK.format(LocalTime.ofInstant(r.time(), ZoneId.systemDefault())), r.pid(),
-                Table.printable(first.comm()), Units.bytes(r.rssBytes()), sparkline(history),
+                Table.printable(first.comm()), owner.equals("-") ? "" : " " + owner, Units.bytes(r.rssBytes()), sparkline(history),
                 signedBytes(r.rssBytes() - start.rssBytes()),
                 r.cpuPercent().isPresent() ? String.format(Locale.ROOT, "%.1f%%", r.cpuPercent().getAsDouble()) : "-",
                 r.threads(), r.processes(),
