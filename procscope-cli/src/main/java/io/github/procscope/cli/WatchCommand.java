@@ -1,14 +1,15 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Facet;
+import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.cgroup.Owner;
+import io.github.procscope.api.job.JobSample;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import picocli.CommandLine;
@@ -26,11 +27,8 @@ import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -47,6 +45,9 @@ import java.util.concurrent.Callable;
                         + "interval, as top computes it), threads, processes, and GPU memory (NVML's figure for the "
                         + "tree's pids; empty without a GPU). A steady RSS climb is a leak: the OOM killer ends such "
                         + "a run with SIGKILL (exit status 137) and leaves no trace in its own logs.",
+                "Each refresh reads only the tree's own processes (through the kernel's children lists); a "
+                        + "worker re-parented away from the tree (double-forked) stays in it while it lives. Where "
+                        + "the kernel has no children lists, each refresh reads every process, and the live line says so.",
                 "On a terminal: one live line with a sparkline of RSS. Otherwise (a pipe, a file) or with "
                         + "--rows: CSV rows, or one JSON object per line with --json. It ends after --count rows, or "
                         + "when the process exits (the pid is checked with its start time, so a recycled pid is not "
@@ -117,11 +118,16 @@ final class WatchCommand implements Callable<Integer> {
         Row start = null;
         Row last = null;
         try {
+            JobTree tree = ctx.procfs().jobTree(key, gpus == null ? JobTreeOptions.basic()
+                    : JobTreeOptions.basic().withGpus(gpus));
+            if (liveLine && tree.fallbackReason().isPresent()) {
+                ctx.err().println("(every refresh reads all processes: " + tree.fallbackReason().get() + ")");
+            }
+            tree.refresh();
             for (int i = 0; count == null || i < count; i++) {
                 Thread.sleep(interval.toMillis());
-                ProcessSnapshot now = ctx.procfs().snapshot();
-                Optional<ProcessInfo> rootNow = now.find(key);
-                if (rootNow.isEmpty() || rootNow.get().state() == ProcessState.ZOMBIE) {
+                JobSample now = tree.refresh();
+                if (!now.rootAlive()) {
                     if (liveLine) {
                         out.println();
                     }
@@ -129,7 +135,7 @@ final class WatchCommand implements Callable<Integer> {
                             + ") ended");
                     break;
                 }
-                Row row = row(previous, now, gpus == null ? null : GpuCommand.memoryByPid(gpus));
+                Row row = row(now, gpus != null);
                 if (start == null) {
                     start = row;
                 }
@@ -146,7 +152,6 @@ final class WatchCommand implements Callable<Integer> {
                     out.println(csv(row));
                 }
                 out.flush();
-                previous = now;
             }
         } finally {
             if (gpus != null) {
@@ -166,33 +171,13 @@ final class WatchCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
-    /** @return the tree under the watched pid in {@code now}, with CPU measured since {@code previous} */
-    Row row(ProcessSnapshot previous, ProcessSnapshot now, Map<Long, Long> gpuMemory) {
-        ProcessTree tree = now.tree();
-        List<ProcessInfo> members = new ArrayList<>();
-        members.add(now.get(pid));
-        members.addAll(tree.descendants(pid));
-        long rss = 0;
-        int threads = 0;
-        long cpuNanos = 0;
-        long gpu = 0;
-        boolean anyGpu = false;
-        for (ProcessInfo p : members) {
-            rss += p.rssBytes();
-            threads += p.threads();
-            Optional<ProcessInfo> before = previous.find(p.key());
-            // A member that was not there before started during the interval: all its CPU time is new.
-            cpuNanos += p.cpuTime().toNanos() - before.map(b -> b.cpuTime().toNanos()).orElse(0L);
-            if (gpuMemory != null && gpuMemory.containsKey(p.pid())) {
-                gpu += gpuMemory.get(p.pid());
-                anyGpu = true;
-            }
-        }
-        long wallNanos = now.uptime().toNanos() - previous.uptime().toNanos();
-        OptionalDouble cpu = wallNanos > 0
-                ? OptionalDouble.of(Math.round(1000.0 * Math.max(0, cpuNanos) / wallNanos) / 10.0) : OptionalDouble.empty();
-        OptionalLong gpuBytes = gpuMemory == null ? OptionalLong.empty() : OptionalLong.of(anyGpu ? gpu : 0);
-        return new Row(now.takenAt(), pid, members.size(), threads, rss, cpu, gpuBytes);
+    /** @return the job's totals at one refresh (CPU since the previous one) */
+    Row row(JobSample now, boolean withGpus) {
+        long gpu = now.gpuMemoryBytes().values().stream().mapToLong(Long::longValue).sum();
+        OptionalDouble cpu = now.cpuPercent().isPresent()
+                ? OptionalDouble.of(Math.round(10.0 * now.cpuPercent().getAsDouble()) / 10.0) : OptionalDouble.empty();
+        return new Row(now.takenAt(), pid, now.members().size(), now.threads(), now.rssBytes(), cpu,
+                withGpus ? OptionalLong.of(gpu) : OptionalLong.empty());
     }
 
     static ObjectNode json(Row r, Optional<Owner> owner) {
