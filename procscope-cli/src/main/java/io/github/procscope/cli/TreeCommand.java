@@ -4,6 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Facet;
+import io.github.procscope.api.job.JobMember;
+import io.github.procscope.api.job.JobSample;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
 import picocli.CommandLine.Command;
@@ -19,7 +23,9 @@ import java.util.concurrent.Callable;
 @Command(name = "tree", mixinStandardHelpOptions = true,
         description = {"Show the process tree with the RSS of each subtree.",
                 "All of it, or the subtree under PID. A training run is a parent with DataLoader workers: "
-                        + "its subtree RSS is the run's total."},
+                        + "its subtree RSS is the run's total.",
+                "Under PID, workers that were re-parented away from the subtree (double-forked, or orphaned) but "
+                        + "are still in a process group or session it leads are listed after it."},
         footer = {"", "Examples:", "  procscope tree 4121", "  procscope --json tree"})
 final class TreeCommand implements Callable<Integer> {
     @ParentCommand
@@ -34,8 +40,11 @@ final class TreeCommand implements Callable<Integer> {
         Context ctx = root.context();
         ProcessTree tree = ctx.procfs().snapshot(Set.of(Facet.CGROUP)).tree();
         List<ProcessInfo> tops;
+        List<ProcessInfo> adopted = List.of();
         if (pid != null) {
-            tops = List.of(tree.get(pid).orElseThrow(() -> new NoSuchProcessException(pid)));
+            ProcessInfo top = tree.get(pid).orElseThrow(() -> new NoSuchProcessException(pid));
+            tops = List.of(top);
+            adopted = adopted(ctx, tree, top);
         } else {
             tops = tree.roots();
         }
@@ -44,12 +53,22 @@ final class TreeCommand implements Callable<Integer> {
             for (ProcessInfo p : tops) {
                 arr.add(json(tree, p));
             }
+            if (pid != null) {
+                ArrayNode a = ((ObjectNode) arr.get(0)).putArray("adopted");
+                adopted.forEach(p -> a.add(json(tree, p)));
+            }
             ctx.printJson(pid != null ? arr.get(0) : arr);
             return ProcscopeCli.OK;
         }
         int width = ctx.width();
         for (ProcessInfo p : tops) {
             print(ctx.out(), tree, p, "", "", width);
+        }
+        if (!adopted.isEmpty()) {
+            ctx.out().println("re-parented away from the tree, still in its group or session:");
+            for (ProcessInfo p : adopted) {
+                print(ctx.out(), tree, p, "", "", width);
+            }
         }
         return ProcscopeCli.OK;
     }
@@ -65,6 +84,26 @@ final class TreeCommand implements Callable<Integer> {
             boolean last = i == kids.size() - 1;
             print(out, tree, kids.get(i), childLead + (last ? "`-- " : "|-- "), childLead + (last ? "    " : "|   "), width);
         }
+    }
+
+    /**
+     * @return the job's members that are not in the subtree under {@code top} (double-forked workers, orphans of a
+     *         member), topmost only: those {@link JobTree} keeps by group and session
+     */
+    private static List<ProcessInfo> adopted(Context ctx, ProcessTree tree, ProcessInfo top) {
+        JobSample s = ctx.procfs().jobTree(top.key(), JobTreeOptions.basic()).refresh();
+        Set<Long> inSubtree = new java.util.HashSet<>();
+        inSubtree.add(top.pid());
+        tree.descendants(top.pid()).forEach(p -> inSubtree.add(p.pid()));
+        Set<Long> members = new java.util.HashSet<>();
+        s.members().forEach(m -> members.add(m.pid()));
+        List<ProcessInfo> out = new java.util.ArrayList<>();
+        for (JobMember m : s.members()) {
+            if (!inSubtree.contains(m.pid()) && !members.contains(m.process().ppid())) {
+                tree.get(m.pid()).ifPresent(out::add);
+            }
+        }
+        return out;
     }
 
     /** @return the parent's OWNER cell: a child in its parent's container is not labelled again */
