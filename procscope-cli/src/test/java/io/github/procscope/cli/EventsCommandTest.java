@@ -20,7 +20,7 @@ class EventsCommandTest {
         Process root = new ProcessBuilder("sh", "-c", "read x; sh -c 'sleep 0.5; exit 3'; sleep 30").start();
         try {
             List<String> args = new ArrayList<>(List.of("--json", "events", "--tree", Long.toString(root.pid()),
-                    "--count", "2", "--interval", "50ms"));
+                    "--count", diff ? "4" : "6", "--interval", "50ms"));
             if (diff) {
                 args.add("--diff");
             }
@@ -50,12 +50,22 @@ class EventsCommandTest {
                     .orElseThrow(() -> new AssertionError(r.out() + r.err()));
             assertEquals(root.pid(), fork.get("ppid").asLong(), r.out());
             JsonNode last = lines.get(lines.size() - 1);
+            long child = fork.get("pid").asLong();
             if (diff) {
-                assertEquals("EXIT", last.get("type").asText(), r.out());
-                assertTrue(last.get("exitCode").isNull() && last.get("coreDumped").isNull(), r.out());
-                assertEquals("SNAPSHOT_DIFF", last.get("source").asText());
+                // the child shell and its sleep appear, then end: seen by two snapshots each, without status
+                assertEquals(List.of("FORK", "FORK", "EXIT", "EXIT"), lines.stream().map(n -> n.get("type").asText()).toList(),
+                        r.out());
+                assertTrue(lines.stream().allMatch(n -> n.get("exitCode").isNull() && n.get("coreDumped").isNull()), r.out());
+                assertTrue(lines.stream().allMatch(n -> n.get("source").asText().equals("SNAPSHOT_DIFF")), r.out());
             } else {
-                // the connector also reports the child's exec of sh (2 events: fork, exec)
+                // fork, exec of the child shell; fork, exec, exit of its sleep; the child's exit with code 3
+                assertEquals(List.of("FORK", "EXEC", "FORK", "EXEC", "EXIT", "EXIT"),
+                        lines.stream().map(n -> n.get("type").asText()).toList(), r.out());
+                assertEquals(child, last.get("pid").asLong(), r.out());
+                assertEquals(3, last.get("exitCode").asInt(), r.out());
+                assertEquals(0, lines.get(4).get("exitCode").asInt(), r.out());
+                assertEquals("sleep", lines.get(4).get("comm").asText(), r.out());
+                assertEquals(false, last.get("coreDumped").asBoolean(), r.out());
                 assertEquals("NETLINK", last.get("source").asText(), r.out());
             }
             for (String field : List.of("type", "pid", "ppid", "comm", "time", "exitCode", "signal", "coreDumped", "cause",
