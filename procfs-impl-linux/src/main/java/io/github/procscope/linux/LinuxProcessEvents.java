@@ -306,7 +306,7 @@ public final class LinuxProcessEvents implements ProcessEvents {
                 try {
                     return procfs.process(pid, Set.of());
                 } catch (ProcscopeException e) {
-                    if (attempt >= 3 || !java.nio.file.Files.exists(procfs.root().resolve(Long.toString(pid)))) {
+                    if (attempt >= 20 || !java.nio.file.Files.exists(procfs.root().resolve(Long.toString(pid)))) {
                         return null; // gone (or hidden)
                     }
                 }
