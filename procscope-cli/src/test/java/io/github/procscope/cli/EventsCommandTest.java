@@ -17,7 +17,7 @@ class EventsCommandTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private void forkAndExit(boolean diff) throws Exception {
-        Process root = new ProcessBuilder("sh", "-c", "read x; sh -c 'sleep 0.5; exit 3'; sleep 30").start();
+        Process root = new ProcessBuilder("sh", "-c", "read x; sh -c 'sleep 2; exit 3'; sleep 30").start();
         try {
             List<String> args = new ArrayList<>(List.of("--json", "events", "--tree", Long.toString(root.pid()),
                     "--count", diff ? "4" : "6", "--interval", "50ms"));
