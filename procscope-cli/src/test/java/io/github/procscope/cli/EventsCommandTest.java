@@ -84,8 +84,4 @@ class EventsCommandTest {
         forkAndExit(true);
     }
 
-    @Test
-    void theBestSourceFollowsTheTree() throws Exception {
-        forkAndExit(false);
-    }
 }
