@@ -281,10 +281,8 @@ public final class LinuxProcessEvents implements ProcessEvents {
                 }
                 return e;
             }
-            ProcessInfo p = read(pid);
-            Known k;
-            if (p != null) {
-                k = new Known(p.key(), p.comm(), p.ppid());
+            Known k = readStat(pid);
+            if (k != null) {
                 known.put(pid, k);
             } else {
                 k = known.get(pid);
@@ -298,15 +296,25 @@ public final class LinuxProcessEvents implements ProcessEvents {
         }
 
         /**
-         * Reads a process that the kernel just reported. A process in the middle of {@code execve} can fail a read
-         * for a moment while its directory is still there: a few more tries then.
+         * Reads identity, name and parent of a process the kernel just reported, from {@code /proc/PID/stat} alone
+         * (split at the last {@code )}: field 4 is the parent, field 22 the start time). A process in the middle of
+         * {@code execve} can fail a read for a moment while its directory is still there: a few more tries then.
          */
-        private ProcessInfo read(long pid) {
+        private Known readStat(long pid) {
+            java.nio.file.Path stat = procfs.root().resolve(Long.toString(pid)).resolve("stat");
             for (int attempt = 0; ; attempt++) {
                 try {
-                    return procfs.process(pid, Set.of());
-                } catch (ProcscopeException e) {
-                    if (attempt >= 20 || !java.nio.file.Files.exists(procfs.root().resolve(Long.toString(pid)))) {
+                    String s = new String(java.nio.file.Files.readAllBytes(stat), java.nio.charset.StandardCharsets.ISO_8859_1);
+                    int open = s.indexOf('(');
+                    int close = s.lastIndexOf(')');
+                    String[] f = s.substring(close + 2).trim().split(" ");
+                    if (open < 0 || close < open || f.length < 20) {
+                        return null;
+                    }
+                    return new Known(new ProcessKey(pid, Long.parseLong(f[19])), s.substring(open + 1, close),
+                            Long.parseLong(f[1]));
+                } catch (java.io.IOException | RuntimeException e) {
+                    if (attempt >= 20 || !java.nio.file.Files.exists(stat.getParent())) {
                         return null; // gone (or hidden)
                     }
                 }
