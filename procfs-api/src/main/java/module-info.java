@@ -10,11 +10,14 @@ module io.github.procscope.api {
     requires jdk.management;
 
     exports io.github.procscope.api;
+    exports io.github.procscope.api.cgroup;
     exports io.github.procscope.api.diagnose;
+    exports io.github.procscope.api.events;
     exports io.github.procscope.api.disk;
     exports io.github.procscope.api.files;
     exports io.github.procscope.api.gpu;
     exports io.github.procscope.api.gpu.monitor;
+    exports io.github.procscope.api.job;
     exports io.github.procscope.api.memory;
     exports io.github.procscope.api.signals;
     exports io.github.procscope.api.spi;

@@ -2,6 +2,7 @@ package io.github.procscope.nvml;
 
 import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.CudaVersion;
@@ -362,7 +363,7 @@ public final class NvmlGpus implements Gpus {
             }
         }
         GpuFdScan scan = new DeviceFileScanner(openFiles.get()).scan();
-        return GpuUsers.join(all, scan.users(), table.snapshot(), subreapers);
+        return GpuUsers.join(all, scan.users(), table.snapshot(Set.of(Facet.CGROUP)), subreapers);
     }
 
     /** @return the library file (or name) NVML was loaded from */

@@ -11,5 +11,10 @@ public enum Facet {
      * {@code /proc/PID/status}: RSS split into anonymous, file and shared memory, swap, signal masks,
      * namespace pids, ids, context switches ({@link ProcessInfo#status()}).
      */
-    STATUS
+    STATUS,
+    /**
+     * {@code /proc/PID/cgroup}: the cgroup paths, v2 and per v1 controller, and the container, pod, Slurm job
+     * or systemd unit they name ({@link ProcessInfo#cgroup()}, {@link ProcessInfo#owner()}).
+     */
+    CGROUP
 }

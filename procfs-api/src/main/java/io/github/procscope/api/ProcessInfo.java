@@ -1,6 +1,9 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.cgroup.CgroupMembership;
+import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.signals.SignalMasks;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -31,6 +34,8 @@ import java.util.OptionalLong;
  *                  kernel threads and zombies, which have none
  * @param status    the facts of {@code /proc/PID/status}: present only when {@link Facet#STATUS} was
  *                  asked for and the file could be read
+ * @param cgroup    the cgroups of {@code /proc/PID/cgroup} and the owner they name: present only when
+ *                  {@link Facet#CGROUP} was asked for and the file could be read
  */
 public record ProcessInfo(
         ProcessStat stat,
@@ -41,7 +46,8 @@ public record ProcessInfo(
         Instant startTime,
         Duration elapsed,
         Optional<List<String>> cmdline,
-        Optional<ProcessStatus> status) {
+        Optional<ProcessStatus> status,
+        Optional<CgroupMembership> cgroup) {
 
     /** Checks components; copies the command line. */
     public ProcessInfo {
@@ -53,6 +59,44 @@ public record ProcessInfo(
         Objects.requireNonNull(elapsed, "elapsed");
         cmdline = Objects.requireNonNull(cmdline, "cmdline").map(List::copyOf);
         Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(cgroup, "cgroup");
+    }
+
+    /**
+     * A process read without {@link Facet#CGROUP}.
+     *
+     * @param stat      see the record's components
+     * @param statm     see the record's components
+     * @param uid       see the record's components
+     * @param user      see the record's components
+     * @param tty       see the record's components
+     * @param startTime see the record's components
+     * @param elapsed   see the record's components
+     * @param cmdline   see the record's components
+     * @param status    see the record's components
+     */
+    public ProcessInfo(ProcessStat stat, Optional<ProcessStatm> statm, long uid, Optional<String> user,
+                       Optional<String> tty, Instant startTime, Duration elapsed, Optional<List<String>> cmdline,
+                       Optional<ProcessStatus> status) {
+        this(stat, statm, uid, user, tty, startTime, elapsed, cmdline, status, Optional.empty());
+    }
+
+    /**
+     * @return the workload the process belongs to (container, Kubernetes pod, Slurm job, systemd unit), as its
+     *         cgroup paths name it; empty when {@link Facet#CGROUP} was not read or the paths name none. This
+     *         is not the user who owns the process ({@link #user()})
+     */
+    public Optional<Owner> owner() {
+        return cgroup.flatMap(CgroupMembership::owner);
+    }
+
+    /**
+     * @return the pid as the process itself sees it, inside its (innermost) pid namespace: in a container,
+     *         the container's pid ({@code NSpid} of {@code /proc/PID/status}); empty unless {@link Facet#STATUS}
+     *         was read
+     */
+    public OptionalLong namespacePid() {
+        return status.isPresent() ? OptionalLong.of(status.get().innermostPid()) : OptionalLong.empty();
     }
 
     /** @return the process id ({@code /proc/PID/stat} field 1) */

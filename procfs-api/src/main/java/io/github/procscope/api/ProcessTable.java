@@ -207,4 +207,15 @@ public interface ProcessTable {
     default ProcessTree tree() {
         return snapshot().tree();
     }
+
+    /**
+     * Opens a view of one job's process tree that is cheap to refresh (see {@link io.github.procscope.api.job.JobTree}).
+     * Opening scans every process once, for members the children lists cannot reach.
+     *
+     * @param root    the job's root; checked by its start time, so a reused pid is refused
+     * @param options what to read per process
+     * @return the tree
+     * @throws NoSuchProcessException if the root is not running (or its pid now names another process)
+     */
+    io.github.procscope.api.job.JobTree jobTree(ProcessKey root, io.github.procscope.api.job.JobTreeOptions options);
 }

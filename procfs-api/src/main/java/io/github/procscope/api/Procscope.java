@@ -104,6 +104,13 @@ public interface Procscope {
     Signals signals();
 
     /**
+     * @return the lifecycle events (fork, exec, exit) of this root's processes: the kernel's process connector
+     *         where this user may use it on the live system, else snapshot diffing of {@link #processes()};
+     *         each subscription says which source it uses and why a better one is not
+     */
+    io.github.procscope.api.events.ProcessEvents events();
+
+    /**
      * @return the kernel log: {@code /dev/kmsg} timed against the boot time of the live system; under another
      *         root, a log whose every read throws
      *         {@link io.github.procscope.api.diagnose.KernelLogUnavailableException} (a procfs tree has no

@@ -80,6 +80,11 @@ class ServiceLookupTest {
             }
 
             @Override
+            public io.github.procscope.api.events.ProcessEvents events() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
             public KernelLog kernelLog() {
                 throw new UnsupportedOperationException();
             }

@@ -1,10 +1,14 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.Facet;
+import io.github.procscope.api.cgroup.CgroupMembership;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.ProcessStatm;
@@ -299,12 +303,48 @@ public final class LinuxProcfs implements ProcessTable {
                         buf.length()));
             }
         }
+        Optional<CgroupMembership> cgroup = Optional.empty();
+        if (facets.contains(Facet.CGROUP)) {
+            ProcBuffer.Result gr = files.read(pid, ProcFiles.Leaf.CGROUP, buf);
+            if (isGone(gr, files, pid)) {
+                return gone(pid, tolerant);
+            }
+            if (gr == ProcBuffer.Result.OK) {
+                cgroup = Optional.of(CgroupOwnerParser.membership(file(pid, ProcFiles.Leaf.CGROUP), buf.bytes(),
+                        buf.length()));
+            }
+        }
         Duration elapsed = uptime.minus(constants.ticks(stat.startTimeTicks()));
         if (elapsed.isNegative()) {
             elapsed = Duration.ZERO;
         }
         return new ProcessInfo(stat, statm, uid, users.name(uid, files.source(pid, null)), TtyNames.name(stat.ttyNr()),
-                startTime(stat), elapsed, cmdline, status);
+                startTime(stat), elapsed, cmdline, status, cgroup);
+    }
+
+    @Override
+    public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
+        return LinuxJobTree.open(this, root, options);
+    }
+
+    /** @return a file reader for several processes in a row (closed by the caller) */
+    ProcFiles openFiles() {
+        return ProcFiles.open(root, prefix, nativeReads);
+    }
+
+    /** @return the uptime, read into the caller's buffer */
+    Duration uptime(ProcBuffer buf) {
+        return readUptime(buf);
+    }
+
+    /** @return one process read with a shared reader and uptime; {@code null} when it is gone or hidden */
+    ProcessInfo readOrNull(long pid, Set<Facet> facets, ProcFiles files, ProcBuffer buf, Duration uptime) {
+        return read(pid, facets, files, buf, uptime, true);
+    }
+
+    /** @return {@code ROOT/PID/}, the prefix of a process's files */
+    String prefix() {
+        return prefix;
     }
 
     /** @return {@code ROOT/PID/LEAF}, built only for messages and lazily parsed sources */

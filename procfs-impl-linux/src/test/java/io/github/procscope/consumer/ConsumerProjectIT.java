@@ -30,7 +30,7 @@ class ConsumerProjectIT {
     /** What the consumer prints, one line per accessor; the test looks for each. */
     private static final List<String> MARKS = List.of("roots /proc /sys", "processes ", "memory rss ",
             "openFiles ", "resources available ", "signals sent TERM to ", "signals child exited 143",
-            "kernelLog ", "doctor ", "openGpus BINDING_ABSENT", "guard installed [WINCH]", "at fixture ok", "done");
+            "kernelLog ", "events from ", "doctor ", "openGpus BINDING_ABSENT", "guard installed [WINCH]", "at fixture ok", "done");
 
     private static final String MAIN = """
             package consumer;
@@ -70,6 +70,9 @@ class ConsumerProjectIT {
                         System.out.println("kernelLog " + host.kernelLog().oomKills().size() + " OOM kills");
                     } catch (ProcscopeException e) {
                         System.out.println("kernelLog unreadable here: " + e.getMessage());
+                    }
+                    try (var sub = host.events().subscribe(e -> { }, Duration.ofMillis(200))) {
+                        System.out.println("events from " + sub.source());
                     }
                     Diagnosis d = host.doctor().examine(DoctorOptions.defaults().withSampleWindow(Duration.ZERO));
                     System.out.println("doctor " + d.findings().size() + " findings");

@@ -295,6 +295,7 @@ final class GpuCommand implements Callable<Integer> {
                 GpuUser u = users.get(p.pid());
                 Json.putText(pn, "comm", u == null ? Optional.empty() : u.process().map(ProcessInfo::comm));
                 pn.put("ghost", u != null && u.ghost());
+                Owners.putOwnerJson(pn, u == null ? Optional.empty() : u.owner());
             }
         }
         ArrayNode inaccessible = o.putArray("inaccessible");
@@ -329,7 +330,8 @@ final class GpuCommand implements Callable<Integer> {
                 String comm = u == null ? "?" : u.process().map(ProcessInfo::comm).orElse("(not visible here)");
                 String note = u != null && u.ghost() ? "ghost: parent gone" : "";
                 procRows.add(new Object[] {d.index(), p.pid(), p.typeLetters(), shorten(comm, 20),
-                        p.usedMemoryBytes().isPresent() ? Units.bytes(p.usedMemoryBytes().getAsLong()) : "-", note});
+                        p.usedMemoryBytes().isPresent() ? Units.bytes(p.usedMemoryBytes().getAsLong()) : "-",
+                        Owners.label(u == null ? Optional.empty() : u.owner()), note});
             }
         }
         t.print(out, width);
@@ -340,15 +342,24 @@ final class GpuCommand implements Callable<Integer> {
         if (procRows.isEmpty()) {
             out.println("No process is using a GPU (that NVML lists).");
         } else {
-            Table pt = new Table().right("GPU").right("PID").left("TYPE").left("COMMAND").right("GPU MEM").left("NOTE");
-            procRows.forEach(pt::row);
+            boolean owners = procRows.stream().anyMatch(r -> !"-".equals(r[5]));
+            Table pt = new Table().right("GPU").right("PID").left("TYPE").left("COMMAND").right("GPU MEM");
+            if (owners) {
+                pt.left("OWNER");
+            }
+            pt.left("NOTE");
+            for (Object[] r : procRows) {
+                pt.row(owners ? r : new Object[] {r[0], r[1], r[2], r[3], r[4], r[6]});
+            }
             pt.print(out, width);
         }
         List<GpuUser> fdOnly = users.values().stream().filter(u -> !u.listedByNvml())
                 .sorted(Comparator.comparingLong(GpuUser::pid)).toList();
         for (GpuUser u : fdOnly) {
-            Table.wrap(out, String.format("pid %d (%s) holds %s open but NVML does not list it (another pid"
+            String owner = Owners.label(u.owner());
+            Table.wrap(out, String.format("pid %d (%s%s) holds %s open but NVML does not list it (another pid"
                     + " namespace?)", u.pid(), u.process().map(ProcessInfo::comm).orElse("?"),
+                    owner.equals("-") ? "" : ", " + owner,
                     u.openDeviceMinors().stream().map(m -> "/dev/nvidia" + m).reduce((a, b) -> a + ", " + b)
                             .orElse("/dev/nvidia*")), "  ", width);
         }

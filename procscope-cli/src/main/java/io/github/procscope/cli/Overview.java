@@ -68,7 +68,7 @@ final class Overview {
     }
 
     int print() {
-        ProcessSnapshot s = ctx.procfs().snapshot();
+        ProcessSnapshot s = ctx.procfs().snapshot(java.util.Set.of(io.github.procscope.api.Facet.CGROUP));
         ctx.noteUnreadable("overview", s);
         Optional<String> host = hostname();
         Part<LoadAverage> load = Part.of(() -> ctx.resources().loadAverage());

@@ -35,6 +35,7 @@ import java.util.concurrent.Callable;
         subcommands = {PsCommand.class, TreeCommand.class, ThreadsCommand.class, MapsCommand.class,
                 FdsCommand.class, DeletedCommand.class, FreeCommand.class, DfCommand.class, DuCommand.class,
                 IostatCommand.class, SignalsCommand.class, StopCommand.class, GpuCommand.class, WatchCommand.class,
+                EventsCommand.class,
                 DemoTrainCommand.class, DoctorCommand.class, LabCommand.class, ServeCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  procscope                     overview",

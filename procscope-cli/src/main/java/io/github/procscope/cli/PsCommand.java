@@ -2,9 +2,11 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.cgroup.Owner;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -16,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -34,6 +37,7 @@ import java.util.stream.Collectors;
         footer = {"", "Examples:", "  procscope ps --sort=-rss --user alice",
                 "  procscope ps --state Z            zombies only",
                 "  procscope ps --by-user            resident memory and process count per user",
+                "  procscope ps --by-pod             the same per Kubernetes pod (--by-container: per container)",
                 "  procscope --json ps --pid 4121,4122"})
 final class PsCommand implements Callable<Integer> {
     /** The sort keys, by name. */
@@ -41,6 +45,9 @@ final class PsCommand implements Callable<Integer> {
 
     @ParentCommand
     ProcscopeCli root;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--sort", paramLabel = "KEY", converter = SortConverter.class,
             description = "Sort by pid, ppid, user, state, rss, vsz, threads, elapsed, cpu or comm; prefix - for"
@@ -61,15 +68,29 @@ final class PsCommand implements Callable<Integer> {
     @Option(names = "--by-user", description = "Per-user totals of RSS and processes instead of a process list.")
     boolean byUser;
 
+    @Option(names = "--by-container", description = "Per-container totals of RSS and processes (from the cgroup paths; "
+            + "processes outside containers as '-').")
+    boolean byContainer;
+
+    @Option(names = "--by-pod", description = "Per-Kubernetes-pod totals of RSS and processes (from the cgroup paths; "
+            + "processes outside pods as '-').")
+    boolean byPod;
+
     @Override
     public Integer call() {
         Context ctx = root.context();
-        ProcessSnapshot snapshot = ctx.procfs().snapshot();
+        if ((byUser ? 1 : 0) + (byContainer ? 1 : 0) + (byPod ? 1 : 0) > 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--by-user, --by-container and --by-pod cannot be combined");
+        }
+        ProcessSnapshot snapshot = ctx.procfs().snapshot(Set.of(Facet.CGROUP));
         ctx.noteUnreadable("ps", snapshot);
         List<ProcessInfo> list = snapshot.processes().stream().filter(this::selected)
                 .sorted(sort.thenComparingLong(ProcessInfo::pid)).collect(Collectors.toCollection(ArrayList::new));
         if (byUser) {
             printByUser(ctx, list);
+        } else if (byContainer || byPod) {
+            printByWorkload(ctx, list, byPod);
         } else if (ctx.json()) {
             ArrayNode arr = Json.array();
             for (ProcessInfo p : list) {
@@ -77,11 +98,22 @@ final class PsCommand implements Callable<Integer> {
             }
             ctx.printJson(arr);
         } else {
+            boolean owners = Owners.anyShown(list);
             Table t = new Table().right("PID", 5).right("PPID", 5).left("USER").left("STAT").right("RSS", 6)
-                    .right("VSZ", 7).right("NLWP").right("ELAPSED", 8).right("%CPU").left("COMMAND");
+                    .right("VSZ", 7).right("NLWP").right("ELAPSED", 8).right("%CPU");
+            if (owners) {
+                t.left("OWNER");
+            }
+            t.left("COMMAND");
             for (ProcessInfo p : list) {
-                t.row(p.pid(), p.ppid(), shortUser(p), stat(p), p.rssBytes() / 1024, p.vszBytes() / 1024, p.threads(),
-                        Units.elapsed(p.elapsed()), Units.percent(p.lifetimeCpuPercent()), p.comm());
+                List<Object> cells = new ArrayList<>(List.of(p.pid(), p.ppid(), shortUser(p), stat(p), p.rssBytes() / 1024,
+                        p.vszBytes() / 1024, p.threads(), Units.elapsed(p.elapsed()),
+                        Units.percent(p.lifetimeCpuPercent())));
+                if (owners) {
+                    cells.add(Owners.label(p));
+                }
+                cells.add(p.comm());
+                t.row(cells.toArray());
             }
             t.print(ctx.out(), ctx.width());
         }
@@ -109,7 +141,63 @@ final class PsCommand implements Callable<Integer> {
         Json.put(o, "startTime", p.startTime());
         Json.put(o, "elapsedSeconds", p.elapsed());
         Json.put(o, "cpuTimeSeconds", p.cpuTime());
+        Owners.putJson(o, p);
         return o;
+    }
+
+    /** Totals per container (or pod): processes and RSS, largest first; processes outside any as {@code -}. */
+    private void printByWorkload(Context ctx, List<ProcessInfo> list, boolean pods) {
+        Map<String, long[]> totals = new TreeMap<>();
+        Map<String, ProcessInfo> sample = new TreeMap<>();
+        for (ProcessInfo p : list) {
+            String key = (pods ? Owners.podKey(p) : Owners.containerKey(p)).orElse("-");
+            long[] t = totals.computeIfAbsent(key, k -> new long[2]);
+            t[0]++;
+            t[1] += p.rssBytes();
+            sample.putIfAbsent(key, p);
+        }
+        List<Map.Entry<String, long[]>> rows = new ArrayList<>(totals.entrySet());
+        rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[1]).reversed()
+                .thenComparing(Map.Entry::getKey));
+        if (ctx.json()) {
+            ArrayNode arr = Json.array();
+            for (var e : rows) {
+                ObjectNode o = arr.addObject();
+                ProcessInfo s = sample.get(e.getKey());
+                boolean outside = e.getKey().equals("-");
+                if (pods) {
+                    Json.putText(o, "podUid", outside ? Optional.empty() : s.owner().flatMap(
+                            Owner::podUid));
+                    Json.putText(o, "qosClass", outside ? Optional.empty()
+                            : s.owner().flatMap(Owner::qosClass).map(Owners::qosName));
+                } else {
+                    Owners.putOwnerJson(o, outside ? Optional.empty() : s.owner());
+                    o.remove("systemdUnit");
+                    o.remove("slurm");
+                }
+                o.put("processes", e.getValue()[0]);
+                o.put("rssBytes", e.getValue()[1]);
+            }
+            ctx.printJson(arr);
+            return;
+        }
+        Table t = pods ? new Table().left("POD").left("QOS") : new Table().left("CONTAINER").left("RUNTIME").left("POD");
+        t.right("PROCESSES").right("RSS");
+        for (var e : rows) {
+            ProcessInfo s = sample.get(e.getKey());
+            var o = e.getKey().equals("-") ? Optional.<Owner>empty() : s.owner();
+            if (pods) {
+                t.row(e.getKey(), o.flatMap(Owner::qosClass).map(Owners::qosName).orElse("-"),
+                        e.getValue()[0], Units.bytes(e.getValue()[1]));
+            } else {
+                t.row(e.getKey().equals("-") ? "-" : e.getKey().substring(0, 12),
+                        o.flatMap(Owner::runtime)
+                                .map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("-"),
+                        o.flatMap(Owner::podUid).orElse("-"),
+                        e.getValue()[0], Units.bytes(e.getValue()[1]));
+            }
+        }
+        t.print(ctx.out(), ctx.width());
     }
 
     private void printByUser(Context ctx, List<ProcessInfo> list) {

@@ -3,6 +3,11 @@ package io.github.procscope.cli;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.Facet;
+import io.github.procscope.api.job.JobMember;
+import io.github.procscope.api.job.JobSample;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
 import picocli.CommandLine.Command;
@@ -11,13 +16,16 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /** {@code procscope tree [PID]}: the process tree with each subtree's resident memory. */
 @Command(name = "tree", mixinStandardHelpOptions = true,
         description = {"Show the process tree with the RSS of each subtree.",
                 "All of it, or the subtree under PID. A training run is a parent with DataLoader workers: "
-                        + "its subtree RSS is the run's total."},
+                        + "its subtree RSS is the run's total.",
+                "Under PID, workers that were re-parented away from the subtree (double-forked, or orphaned) but "
+                        + "are still in a process group or session it leads are listed after it."},
         footer = {"", "Examples:", "  procscope tree 4121", "  procscope --json tree"})
 final class TreeCommand implements Callable<Integer> {
     @ParentCommand
@@ -30,12 +38,15 @@ final class TreeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Context ctx = root.context();
-        io.github.procscope.api.ProcessSnapshot snapshot = ctx.procfs().snapshot();
+        io.github.procscope.api.ProcessSnapshot snapshot = ctx.procfs().snapshot(Set.of(Facet.CGROUP));
         ctx.noteUnreadable("tree", snapshot);
         ProcessTree tree = snapshot.tree();
         List<ProcessInfo> tops;
+        List<ProcessInfo> adopted = List.of();
         if (pid != null) {
-            tops = List.of(tree.get(pid).orElseThrow(() -> new NoSuchProcessException(pid)));
+            ProcessInfo top = tree.get(pid).orElseThrow(() -> new NoSuchProcessException(pid));
+            tops = List.of(top);
+            adopted = adopted(ctx, tree, top);
         } else {
             tops = tree.roots();
         }
@@ -44,6 +55,10 @@ final class TreeCommand implements Callable<Integer> {
             for (ProcessInfo p : tops) {
                 arr.add(json(tree, p));
             }
+            if (pid != null) {
+                ArrayNode a = ((ObjectNode) arr.get(0)).putArray("adopted");
+                adopted.forEach(p -> a.add(json(tree, p)));
+            }
             ctx.printJson(pid != null ? arr.get(0) : arr);
             return ProcscopeCli.OK;
         }
@@ -51,18 +66,51 @@ final class TreeCommand implements Callable<Integer> {
         for (ProcessInfo p : tops) {
             print(ctx.out(), tree, p, "", "", width);
         }
+        if (!adopted.isEmpty()) {
+            ctx.out().println("re-parented away from the tree, still in its group or session:");
+            for (ProcessInfo p : adopted) {
+                print(ctx.out(), tree, p, "", "", width);
+            }
+        }
         return ProcscopeCli.OK;
     }
 
     private static void print(PrintStream out, ProcessTree tree, ProcessInfo p, String lead, String childLead, int width) {
-        String line = String.format("%s%d %s [%c] rss %s subtree %s", lead, p.pid(), Table.printable(p.comm()),
-                p.state().letter(), Units.bytes(p.rssBytes()), Units.bytes(tree.subtreeRssBytes(p.pid())));
+        String owner = Owners.label(p);
+        String line = String.format("%s%d %s [%c] rss %s subtree %s%s", lead, p.pid(), Table.printable(p.comm()),
+                p.state().letter(), Units.bytes(p.rssBytes()), Units.bytes(tree.subtreeRssBytes(p.pid())),
+                owner.equals("-") || owner.equals(parentOwner(tree, p)) ? "" : "  " + owner);
         out.println(line.length() > width ? line.substring(0, width) : line);
         List<ProcessInfo> kids = tree.children(p.pid());
         for (int i = 0; i < kids.size(); i++) {
             boolean last = i == kids.size() - 1;
             print(out, tree, kids.get(i), childLead + (last ? "`-- " : "|-- "), childLead + (last ? "    " : "|   "), width);
         }
+    }
+
+    /**
+     * @return the job's members that are not in the subtree under {@code top} (double-forked workers, orphans of a
+     *         member), topmost only: those {@link JobTree} keeps by group and session
+     */
+    private static List<ProcessInfo> adopted(Context ctx, ProcessTree tree, ProcessInfo top) {
+        JobSample s = ctx.procfs().jobTree(top.key(), JobTreeOptions.basic()).refresh();
+        Set<Long> inSubtree = new java.util.HashSet<>();
+        inSubtree.add(top.pid());
+        tree.descendants(top.pid()).forEach(p -> inSubtree.add(p.pid()));
+        Set<Long> members = new java.util.HashSet<>();
+        s.members().forEach(m -> members.add(m.pid()));
+        List<ProcessInfo> out = new java.util.ArrayList<>();
+        for (JobMember m : s.members()) {
+            if (!inSubtree.contains(m.pid()) && !members.contains(m.process().ppid())) {
+                tree.get(m.pid()).ifPresent(out::add);
+            }
+        }
+        return out;
+    }
+
+    /** @return the parent's OWNER cell: a child in its parent's container is not labelled again */
+    private static String parentOwner(ProcessTree tree, ProcessInfo p) {
+        return tree.get(p.ppid()).map(Owners::label).orElse("-");
     }
 
     private static ObjectNode json(ProcessTree tree, ProcessInfo p) {
@@ -73,6 +121,7 @@ final class TreeCommand implements Callable<Integer> {
         o.put("state", String.valueOf(p.state().letter()));
         o.put("rssBytes", p.rssBytes());
         o.put("subtreeRssBytes", tree.subtreeRssBytes(p.pid()));
+        Owners.putJson(o, p);
         ArrayNode kids = o.putArray("children");
         for (ProcessInfo c : tree.children(p.pid())) {
             kids.add(json(tree, c));

@@ -1,12 +1,15 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.cgroup.Owner;
+import io.github.procscope.api.job.JobSample;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import picocli.CommandLine;
@@ -24,14 +27,12 @@ import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
@@ -44,6 +45,9 @@ import java.util.concurrent.Callable;
                         + "interval, as top computes it), threads, processes, and GPU memory (NVML's figure for the "
                         + "tree's pids; empty without a GPU). A steady RSS climb is a leak: the OOM killer ends such "
                         + "a run with SIGKILL (exit status 137) and leaves no trace in its own logs.",
+                "Each refresh reads only the tree's own processes (through the kernel's children lists); a "
+                        + "worker re-parented away from the tree (double-forked) stays in it while it lives. Where "
+                        + "the kernel has no children lists, each refresh reads every process, and the live line says so.",
                 "On a terminal: one live line with a sparkline of RSS. Otherwise (a pipe, a file) or with "
                         + "--rows: CSV rows, or one JSON object per line with --json. It ends after --count rows, or "
                         + "when the process exits (the pid is checked with its start time, so a recycled pid is not "
@@ -92,7 +96,7 @@ final class WatchCommand implements Callable<Integer> {
         }
         Context ctx = root.context();
         boolean liveLine = live || (!rows && !ctx.json() && ctx.stdoutIsTerminal());
-        ProcessSnapshot previous = ctx.procfs().snapshot();
+        ProcessSnapshot previous = ctx.procfs().snapshot(Set.of(Facet.CGROUP));
         ProcessInfo first = previous.find(pid).orElseThrow(() -> new NoSuchProcessException(pid));
         ProcessKey key = first.key();
         Gpus gpus = null;
@@ -111,11 +115,16 @@ final class WatchCommand implements Callable<Integer> {
         Row start = null;
         Row last = null;
         try {
+            JobTree tree = ctx.procfs().jobTree(key, gpus == null ? JobTreeOptions.basic()
+                    : JobTreeOptions.basic().withGpus(gpus));
+            if (liveLine && tree.fallbackReason().isPresent()) {
+                ctx.err().println("(every refresh reads all processes: " + tree.fallbackReason().get() + ")");
+            }
+            tree.refresh();
             for (int i = 0; count == null || i < count; i++) {
                 Thread.sleep(interval.toMillis());
-                ProcessSnapshot now = ctx.procfs().snapshot();
-                Optional<ProcessInfo> rootNow = now.find(key);
-                if (rootNow.isEmpty() || rootNow.get().state() == ProcessState.ZOMBIE) {
+                JobSample now = tree.refresh();
+                if (!now.rootAlive()) {
                     if (liveLine) {
                         out.println();
                     }
@@ -123,7 +132,7 @@ final class WatchCommand implements Callable<Integer> {
                             + ") ended");
                     break;
                 }
-                Row row = row(previous, now, gpus == null ? null : GpuCommand.memoryByPid(gpus));
+                Row row = row(now, gpus != null);
                 if (start == null) {
                     start = row;
                 }
@@ -135,12 +144,11 @@ final class WatchCommand implements Callable<Integer> {
                     }
                     out.print("\r" + liveLine(first, row, start, history) + "\u001b[K");
                 } else if (ctx.json()) {
-                    ctx.printJsonLine(json(row));
+                    ctx.printJsonLine(json(row, first.owner()));
                 } else {
                     out.println(csv(row));
                 }
                 out.flush();
-                previous = now;
             }
         } finally {
             if (gpus != null) {
@@ -160,36 +168,16 @@ final class WatchCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
-    /** @return the tree under the watched pid in {@code now}, with CPU measured since {@code previous} */
-    Row row(ProcessSnapshot previous, ProcessSnapshot now, Map<Long, Long> gpuMemory) {
-        ProcessTree tree = now.tree();
-        List<ProcessInfo> members = new ArrayList<>();
-        members.add(now.get(pid));
-        members.addAll(tree.descendants(pid));
-        long rss = 0;
-        int threads = 0;
-        long cpuNanos = 0;
-        long gpu = 0;
-        boolean anyGpu = false;
-        for (ProcessInfo p : members) {
-            rss += p.rssBytes();
-            threads += p.threads();
-            Optional<ProcessInfo> before = previous.find(p.key());
-            // A member that was not there before started during the interval: all its CPU time is new.
-            cpuNanos += p.cpuTime().toNanos() - before.map(b -> b.cpuTime().toNanos()).orElse(0L);
-            if (gpuMemory != null && gpuMemory.containsKey(p.pid())) {
-                gpu += gpuMemory.get(p.pid());
-                anyGpu = true;
-            }
-        }
-        long wallNanos = now.uptime().toNanos() - previous.uptime().toNanos();
-        OptionalDouble cpu = wallNanos > 0
-                ? OptionalDouble.of(Math.round(1000.0 * Math.max(0, cpuNanos) / wallNanos) / 10.0) : OptionalDouble.empty();
-        OptionalLong gpuBytes = gpuMemory == null ? OptionalLong.empty() : OptionalLong.of(anyGpu ? gpu : 0);
-        return new Row(now.takenAt(), pid, members.size(), threads, rss, cpu, gpuBytes);
+    /** @return the job's totals at one refresh (CPU since the previous one) */
+    Row row(JobSample now, boolean withGpus) {
+        long gpu = now.gpuMemoryBytes().values().stream().mapToLong(Long::longValue).sum();
+        OptionalDouble cpu = now.cpuPercent().isPresent()
+                ? OptionalDouble.of(Math.round(10.0 * now.cpuPercent().getAsDouble()) / 10.0) : OptionalDouble.empty();
+        return new Row(now.takenAt(), pid, now.members().size(), now.threads(), now.rssBytes(), cpu,
+                withGpus ? OptionalLong.of(gpu) : OptionalLong.empty());
     }
 
-    static ObjectNode json(Row r) {
+    static ObjectNode json(Row r, Optional<Owner> owner) {
         ObjectNode o = Json.object();
         Json.put(o, "time", r.time());
         o.put("pid", r.pid());
@@ -198,6 +186,7 @@ final class WatchCommand implements Callable<Integer> {
         o.put("rssBytes", r.rssBytes());
         Json.put(o, "cpuPercent", r.cpuPercent());
         Json.put(o, "gpuMemoryBytes", r.gpuMemoryBytes());
+        Owners.putOwnerJson(o, owner);
         return o;
     }
 
@@ -208,9 +197,10 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     static String liveLine(ProcessInfo first, Row r, Row start, Deque<Long> history) {
-        return String.format(Locale.ROOT, "%s %d %s  rss %s %s %s  cpu %s  thr %d  procs %d  gpu %s",
+        String owner = Owners.label(first);
+        return String.format(Locale.ROOT, "%s %d %s%s  rss %s %s %s  cpu %s  thr %d  procs %d  gpu %s",
                 CLOCK.format(LocalTime.ofInstant(r.time(), ZoneId.systemDefault())), r.pid(),
-                Table.printable(first.comm()), Units.bytes(r.rssBytes()), sparkline(history),
+                Table.printable(first.comm()), owner.equals("-") ? "" : " " + owner, Units.bytes(r.rssBytes()), sparkline(history),
                 signedBytes(r.rssBytes() - start.rssBytes()),
                 r.cpuPercent().isPresent() ? String.format(Locale.ROOT, "%.1f%%", r.cpuPercent().getAsDouble()) : "-",
                 r.threads(), r.processes(),

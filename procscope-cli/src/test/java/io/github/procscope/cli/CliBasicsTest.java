@@ -26,7 +26,8 @@ class CliBasicsTest {
         JsonNode bash = arr.get(3);
         assertEquals(100, bash.get("pid").asLong());
         assertEquals(List.of("pid", "ppid", "uid", "user", "state", "comm", "threads", "rssBytes", "vszBytes",
-                "lifetimeCpuPercent", "startTime", "elapsedSeconds", "cpuTimeSeconds"), fieldNames(bash));
+                "lifetimeCpuPercent", "startTime", "elapsedSeconds", "cpuTimeSeconds", "cgroup", "container", "slurm",
+                "systemdUnit"), fieldNames(bash));
         assertEquals("S", bash.get("state").asText());
         assertEquals(1100 * 4096, bash.get("rssBytes").asLong());
         assertEquals("2025-12-02T10:40:10Z", bash.get("startTime").asText());

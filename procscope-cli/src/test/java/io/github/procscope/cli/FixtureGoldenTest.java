@@ -67,6 +67,9 @@ class FixtureGoldenTest {
         golden.assertMatches("ps", run("ps").out());
         golden.assertMatches("ps-by-user", run("ps", "--by-user").out());
         golden.assertMatches("ps-zombies", run("ps", "--state", "Z").out());
+        // 4200 is in a burstable pod's containerd container, 5000 in a Docker container (fixture cgroup files)
+        golden.assertMatches("ps-by-pod", run("ps", "--by-pod").out());
+        golden.assertMatches("ps-by-container", run("ps", "--by-container").out());
     }
 
     @Test

@@ -55,9 +55,9 @@ class GpuCommandTest {
         assertTrue(out.contains("NVIDIA driver 550.54.15, CUDA 12.4, 2 GPU(s)"), out);
         assertTrue(out.lines().anyMatch(l -> l.matches("\\s*0 NVIDIA H100 80GB HBM3\\s+07:00\\.0\\s+34C\\s+72/700W\\s+10\\.0G/79\\.6G\\s+0%\\s+0%\\s+P0")),
                 out);
-        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*1\\s+4200 C\\s+pt_data_worker\\s+8\\.0G ghost: parent gone")), out);
-        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*0\\s+4100 C\\s+python3\\s+2\\.0G")), out);
-        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*0\\s+77777 C\\s+\\(not visible here\\)\\s+-")), out);
+        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*1\\s+4200 C\\s+pt_data_worker\\s+8\\.0G pod:0b7e6f5a ghost: parent gone")), out);
+        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*0\\s+4100 C\\s+python3\\s+2\\.0G slurm:4711\\.0")), out);
+        assertTrue(out.lines().anyMatch(l -> l.matches("\\s*0\\s+77777 C\\s+\\(not visible here\\)\\s+-\\s+-")), out);
         assertTrue(out.contains("duty cycle"), out);
     }
 

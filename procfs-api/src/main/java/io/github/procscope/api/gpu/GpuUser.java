@@ -53,6 +53,16 @@ public record GpuUser(long pid, List<GpuProcess> gpuProcesses, Set<Integer> open
         }
     }
 
+    /**
+     * @return the container, pod, Slurm job or systemd unit the process belongs to (see
+     *         {@link ProcessInfo#owner()}): the answer to "which pod holds this GPU's memory"; empty when the
+     *         process is not visible here, the table was read without {@link io.github.procscope.api.Facet#CGROUP},
+     *         or its cgroup paths name no owner
+     */
+    public Optional<io.github.procscope.api.cgroup.Owner> owner() {
+        return process.flatMap(ProcessInfo::owner);
+    }
+
     /** @return whether the process is visible in the process table that was joined */
     public boolean visibleHere() {
         return process.isPresent();

@@ -97,7 +97,9 @@ public interface Gpus extends AutoCloseable {
      * place of PID 1, such as {@code systemd --user} or a container's init), so that processes they adopted
      * count as having lost their parent.
      *
-     * @param table      the process table to join with (its snapshot is taken now)
+     * @param table      the process table to join with (its snapshot is taken now, with
+     *                   {@link io.github.procscope.api.Facet#CGROUP}, so that each user carries its
+     *                   {@link GpuUser#owner() owner}: container, pod, Slurm job)
      * @param subreapers pids of known subreapers
      * @return the users, ascending by pid
      * @throws NvmlException if NVML fails other than with "not supported" or "no permission"

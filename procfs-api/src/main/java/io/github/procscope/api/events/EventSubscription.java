@@ -1,0 +1,22 @@
+package io.github.procscope.api.events;
+
+import java.util.Optional;
+
+/** A live subscription to process events; close it to stop the reader and delivery threads. */
+public interface EventSubscription extends AutoCloseable {
+    /** @return where the events come from */
+    EventSource source();
+
+    /** @return why a better source than {@link #source()} is not used; empty for {@link EventSource#NETLINK} */
+    Optional<String> fallbackReason();
+
+    /** @return events dropped because the listener did not keep up (the queue between reader and listener was full) */
+    long dropped();
+
+    /** @return kernel buffer overruns: events lost before they were read, each followed by a resynchronising snapshot */
+    long lost();
+
+    /** Stops reading and delivering; idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,217 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.job.Discovery;
+import io.github.procscope.api.job.JobMember;
+import io.github.procscope.api.job.JobSample;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A job of three levels with a double-forked worker, on the live kernel: the root (a session leader) runs a shell
+ * that runs a sleep, a sleep of its own, and a sleep in a subshell that exits at once, so that the sleep is
+ * re-parented away from the tree.
+ */
+class JobTreeIT {
+    private static final String SCRIPT = "sh -c 'sleep 301 & wait' & (sleep 302 &); sleep 303 & echo ready; wait";
+    private final LinuxProcfs proc = LinuxProcfs.system();
+    private Process root;
+    private ProcessKey key;
+
+    @BeforeEach
+    void startJob() throws Exception {
+        root = new ProcessBuilder("setsid", "sh", "-c", SCRIPT).redirectErrorStream(true).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(root.getInputStream(), StandardCharsets.UTF_8));
+        assertEquals("ready", out.readLine());
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (session().size() < 5 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(5, session().size(), "root, its shell, three sleeps: " + session());
+        key = proc.process(root.pid(), Set.of()).key();
+    }
+
+    @AfterEach
+    void endJob() throws Exception {
+        for (long pid : session()) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        root.destroyForcibly();
+        root.waitFor();
+    }
+
+    /** @return the pids in the root's session, from a full snapshot: every process of the job */
+    private Set<Long> session() {
+        return proc.snapshot().processes().stream().filter(p -> p.sid() == root.pid()).map(ProcessInfo::pid)
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static Set<Long> pids(JobSample s) {
+        return s.members().stream().map(JobMember::pid).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    @Test
+    void findsAllThreeLevelsAndTheDoubleForkedWorker() {
+        assertTrue(Files.exists(Path.of("/proc/self/task/" + ProcessHandle.current().pid() + "/children")),
+                "this kernel has CONFIG_PROC_CHILDREN");
+        JobTree tree = proc.jobTree(key, JobTreeOptions.basic().withPss().withOpenFds());
+        assertEquals(Discovery.CHILDREN_FILES, tree.discovery());
+        assertEquals(Optional.empty(), tree.fallbackReason());
+        JobSample s = tree.refresh();
+        assertEquals(session(), pids(s));
+        assertEquals(root.pid(), s.members().get(0).pid(), "the root first");
+        assertTrue(s.rootAlive());
+        // three levels: root -> sh -> sleep 301
+        JobMember shell = s.members().stream().filter(m -> m.process().ppid() == root.pid()
+                && m.process().comm().equals("sh")).findFirst().orElseThrow();
+        assertTrue(s.members().stream().anyMatch(m -> m.process().ppid() == shell.pid()), "a grandchild");
+        // the double-forked sleep is kept, marked adopted; the others are descendants
+        JobMember adopted = s.members().stream().filter(JobMember::adopted).findFirst().orElseThrow();
+        assertEquals(1, s.members().stream().filter(JobMember::adopted).count());
+        assertFalse(ProcessHandle.of(root.pid()).orElseThrow().descendants().anyMatch(h -> h.pid() == adopted.pid()),
+                "the adopted worker is no descendant of the root");
+        // totals are the sums
+        assertEquals(s.members().stream().mapToLong(JobMember::rssBytes).sum(), s.rssBytes());
+        assertEquals(s.members().stream().mapToInt(m -> m.process().threads()).sum(), s.threads());
+        assertEquals(s.members().stream().mapToLong(m -> m.pssBytes().orElseThrow()).sum(), s.pssBytes().orElseThrow());
+        assertEquals(s.members().stream().mapToLong(m -> m.openFds().orElseThrow()).sum(), s.openFds().orElseThrow());
+        assertTrue(s.rssBytes() > 0 && s.pssBytes().getAsLong() > 0);
+        assertEquals(pids(s), s.joined().stream().map(ProcessKey::pid).collect(Collectors.toSet()), "all join at first");
+        assertTrue(s.cpuPercent().isEmpty(), "no CPU figure before a second refresh");
+    }
+
+    @Test
+    void aRefreshReadsOnlyTheTreesProcesses() {
+        CountingReads counting = new CountingReads(new LinuxJobTree.ProcfsReads(proc));
+        LinuxJobTree tree = new LinuxJobTree(key, JobTreeOptions.basic().withPss().withOpenFds(), counting,
+                Discovery.CHILDREN_FILES, Optional.empty());
+        tree.rescan();
+        counting.reset();
+        JobSample s = tree.refresh();
+        assertEquals(0, counting.snapshots.get(), "no snapshot");
+        assertEquals(pids(s), counting.touched, "only the tree's pids, each of them");
+        assertTrue(counting.reads.get() <= 4 * s.members().size(), "a handful of reads per member: " + counting.reads);
+    }
+
+    @Test
+    void reportsWhoLeftAndMeasuresCpuBetweenRefreshes() throws Exception {
+        JobTree tree = proc.jobTree(key, JobTreeOptions.basic());
+        JobSample first = tree.refresh();
+        JobMember sleep303 = first.members().stream().filter(m -> m.process().ppid() == root.pid()
+                && m.process().comm().equals("sleep")).findFirst().orElseThrow();
+        ProcessHandle.of(sleep303.pid()).orElseThrow().destroyForcibly();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        JobSample second = tree.refresh();
+        while (second.member(sleep303.pid()).isPresent() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            second = tree.refresh();
+        }
+        assertEquals(java.util.List.of(sleep303.process().key()), second.left());
+        assertTrue(second.joined().isEmpty(), "nobody joined: " + second.joined());
+        assertEquals(first.members().size() - 1, second.members().size());
+        assertTrue(second.cpuPercent().isPresent(), "CPU between the refreshes");
+        assertEquals(second.members().stream().mapToDouble(m -> m.cpuPercent().orElseThrow()).sum(),
+                second.cpuPercent().getAsDouble(), 1e-9);
+    }
+
+    @Test
+    void theSnapshotFallbackFindsTheSameMembersAndSaysWhy() {
+        LinuxJobTree children = new LinuxJobTree(key, JobTreeOptions.basic(), new LinuxJobTree.ProcfsReads(proc),
+                Discovery.CHILDREN_FILES, Optional.empty());
+        children.rescan();
+        LinuxJobTree snapshots = new LinuxJobTree(key, JobTreeOptions.basic(), new LinuxJobTree.ProcfsReads(proc),
+                Discovery.FULL_SNAPSHOT, Optional.of("forced"));
+        JobSample s = snapshots.rescan();
+        assertEquals(pids(children.refresh()), pids(s));
+        assertEquals(Optional.of("forced"), s.fallbackReason());
+    }
+
+    @Test
+    void aReusedOrEndedRootIsRefused() {
+        assertThrows(NoSuchProcessException.class,
+                () -> proc.jobTree(new ProcessKey(root.pid(), key.startTimeTicks() + 1), JobTreeOptions.basic()));
+    }
+
+    /** Counts the reads and the distinct pids they touch. */
+    static final class CountingReads implements LinuxJobTree.Reads {
+        final LinuxJobTree.Reads inner;
+        final Set<Long> touched = new TreeSet<>();
+        final AtomicInteger reads = new AtomicInteger();
+        final AtomicInteger snapshots = new AtomicInteger();
+
+        CountingReads(LinuxJobTree.Reads inner) {
+            this.inner = inner;
+        }
+
+        void reset() {
+            touched.clear();
+            reads.set(0);
+            snapshots.set(0);
+        }
+
+        private void touch(long pid) {
+            touched.add(pid);
+            reads.incrementAndGet();
+        }
+
+        @Override
+        public ProcessInfo process(long pid) {
+            touch(pid);
+            return inner.process(pid);
+        }
+
+        @Override
+        public long[] children(long pid) {
+            touch(pid);
+            return inner.children(pid);
+        }
+
+        @Override
+        public OptionalLong pss(long pid) {
+            touch(pid);
+            return inner.pss(pid);
+        }
+
+        @Override
+        public OptionalInt openFds(long pid) {
+            touch(pid);
+            return inner.openFds(pid);
+        }
+
+        @Override
+        public ProcessSnapshot snapshot() {
+            snapshots.incrementAndGet();
+            return inner.snapshot();
+        }
+
+        @Override
+        public java.time.Duration uptime() {
+            return inner.uptime();
+        }
+    }
+}

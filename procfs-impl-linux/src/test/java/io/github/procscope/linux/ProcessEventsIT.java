@@ -1,0 +1,171 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.events.EventSource;
+import io.github.procscope.api.events.EventSubscription;
+import io.github.procscope.api.events.EventType;
+import io.github.procscope.api.events.ProcessEvent;
+import io.github.procscope.api.events.ProcessEventListener;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Predicate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/** Staged forks, execs and exits, seen through each source. */
+class ProcessEventsIT {
+    private final LinuxProcfs proc = LinuxProcfs.system();
+
+    static final class Collector implements ProcessEventListener {
+        final ConcurrentLinkedQueue<ProcessEvent> events = new ConcurrentLinkedQueue<>();
+        volatile long losses;
+
+        @Override
+        public void onEvent(ProcessEvent event) {
+            events.add(event);
+        }
+
+        @Override
+        public void onLoss(long lostSoFar) {
+            losses = lostSoFar;
+        }
+
+        ProcessEvent await(Predicate<ProcessEvent> p, String what) throws InterruptedException {
+            long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+            while (System.nanoTime() < deadline) {
+                for (ProcessEvent e : events) {
+                    if (p.test(e)) {
+                        return e;
+                    }
+                }
+                Thread.sleep(10);
+            }
+            throw new AssertionError("no event: " + what);
+        }
+    }
+
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    /** Starts a process and reads its identity while it runs (each staged process lives at least 300 ms). */
+    private ProcessKey start(List<String> cmd, Path dir, Process[] out) throws Exception {
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).start();
+        out[0] = p;
+        return proc.process(p.pid(), Set.of()).key();
+    }
+
+    private void stagedLifecycle(EventSubscription sub, Collector c, EventSource source, Path dir) throws Exception {
+        Process[] p = new Process[1];
+        // exit with code 3
+        ProcessKey three = start(List.of("sh", "-c", "sleep 0.4; exit 3"), dir, p);
+        assertEquals(3, p[0].waitFor());
+        ProcessEvent fork = c.await(e -> e.type() == EventType.FORK && e.pid() == three.pid(), "fork of " + three);
+        assertEquals(Optional.of(three), fork.key());
+        assertEquals(ProcessHandle.current().pid(), fork.ppid().orElseThrow(), "forked by this JVM");
+        ProcessEvent exit3 = c.await(e -> e.type() == EventType.EXIT && e.pid() == three.pid(), "exit of " + three);
+        assertEquals(Optional.of(three), exit3.key());
+        assertEquals(source, exit3.source());
+        if (source == EventSource.NETLINK) {
+            assertEquals(3, exit3.exitCode().orElseThrow());
+            assertTrue(exit3.signal().isEmpty());
+            assertTrue(exit3.exitStatusKnown());
+            // the JDK spawns through a helper that execs the command: an EXEC of the same pid
+            c.await(e -> e.type() == EventType.EXEC && e.pid() == three.pid(), "exec of " + three);
+        } else {
+            assertFalse(exit3.exitStatusKnown());
+            assertTrue(exit3.exitCode().isEmpty());
+        }
+        // ended by SIGTERM
+        ProcessKey term = start(List.of("sleep", "30"), dir, p);
+        Thread.sleep(300);
+        p[0].destroy();
+        p[0].waitFor();
+        ProcessEvent exit15 = c.await(e -> e.type() == EventType.EXIT && e.pid() == term.pid(), "exit of " + term);
+        assertEquals(Optional.of(term), exit15.key());
+        assertEquals(Optional.of("sleep"), exit15.comm());
+        if (source == EventSource.NETLINK) {
+            assertEquals(15, exit15.signal().orElseThrow());
+            assertTrue(exit15.exitCode().isEmpty());
+            assertFalse(exit15.coreDumped());
+        }
+        // a core dump (core_pattern "core" writes it into the process's directory, a temporary one)
+        ProcessKey core = start(List.of("sh", "-c", "ulimit -c unlimited; sleep 0.4; kill -SEGV $$"), dir, p);
+        p[0].waitFor();
+        ProcessEvent exit11 = c.await(e -> e.type() == EventType.EXIT && e.pid() == core.pid(), "exit of " + core);
+        assertEquals(Optional.of(core), exit11.key());
+        if (source == EventSource.NETLINK) {
+            assertEquals(11, exit11.signal().orElseThrow());
+            assertEquals(java.nio.file.Files.readString(Path.of("/proc/sys/kernel/core_pattern")).strip().equals("core"),
+                    exit11.coreDumped(), "a core dump where the kernel writes one");
+        }
+    }
+
+    @Test
+    void netlinkReportsForkExecAndEachKindOfExit(@TempDir Path dir) throws Exception {
+        assumeTrue(isRoot(), "the process connector needs CAP_NET_ADMIN");
+        Collector c = new Collector();
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50))) {
+            assertEquals(EventSource.NETLINK, sub.source());
+            assertEquals(Optional.empty(), sub.fallbackReason());
+            stagedLifecycle(sub, c, EventSource.NETLINK, dir);
+        }
+    }
+
+    @Test
+    void snapshotDiffingReportsTheSameWithoutExitStatus(@TempDir Path dir) throws Exception {
+        Collector c = new Collector();
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+                EventSource.SNAPSHOT_DIFF)) {
+            assertEquals(EventSource.SNAPSHOT_DIFF, sub.source());
+            assertTrue(sub.fallbackReason().isPresent());
+            stagedLifecycle(sub, c, EventSource.SNAPSHOT_DIFF, dir);
+        }
+    }
+
+    @Test
+    void aBurstOfFiveThousandProcessesIsReportedOrTheLossIsCounted() throws Exception {
+        assumeTrue(isRoot(), "the process connector needs CAP_NET_ADMIN");
+        Collector c = new Collector();
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50))) {
+            Process burst = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 5000 ]; do /bin/true; i=$((i+1)); done")
+                    .start();
+            long shell = burst.pid();
+            assertEquals(0, burst.waitFor());
+            // wait until delivery has settled: no new event for a second
+            long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+            int seen = -1;
+            while (seen != c.events.size() && System.nanoTime() < deadline) {
+                seen = c.events.size();
+                Thread.sleep(1000);
+            }
+            assertTrue(c.events.stream().anyMatch(e -> e.type() == EventType.EXIT && e.pid() == shell)
+                    || sub.lost() > 0 || sub.dropped() > 0, "the shell's exit, or a counted loss");
+            // the kernel names the forking parent in every FORK; an EXIT's parent may be unknown when the child was
+            // gone before it could be read, so exits are matched by pid
+            java.util.Set<Long> children = new java.util.HashSet<>();
+            c.events.stream().filter(e -> e.type() == EventType.FORK && e.ppid().orElse(-1) == shell)
+                    .forEach(e -> children.add(e.pid()));
+            long forks = children.size();
+            long exits = c.events.stream().filter(e -> e.type() == EventType.EXIT && children.contains(e.pid())).count();
+            // honest: every child seen, or the shortfall is covered by counted drops or overruns
+            assertTrue(forks == 5000 || sub.dropped() > 0 || sub.lost() > 0,
+                    "forks " + forks + ", dropped " + sub.dropped() + ", lost " + sub.lost());
+            assertTrue(exits == forks || sub.dropped() > 0 || sub.lost() > 0,
+                    "exits " + exits + ", dropped " + sub.dropped() + ", lost " + sub.lost());
+            assertEquals(sub.lost(), c.losses, "every overrun was reported to the listener");
+            System.out.println("burst: forks " + forks + ", exits " + exits + ", dropped " + sub.dropped() + ", lost "
+                    + sub.lost());
+        }
+    }
+}

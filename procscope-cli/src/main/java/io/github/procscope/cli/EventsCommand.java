@@ -1,0 +1,166 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.events.ProcessEvents;
+import io.github.procscope.api.events.EventSource;
+import io.github.procscope.api.events.EventSubscription;
+import io.github.procscope.api.events.EventType;
+import io.github.procscope.api.events.ProcessEvent;
+import io.github.procscope.api.events.ProcessEventListener;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** {@code procscope events}: process forks, execs and exits as they happen. */
+@Command(name = "events", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Print process forks, execs and exits as they happen.",
+                "From the kernel's process connector where this user may open it (root, or CAP_NET_ADMIN on the "
+                        + "host), with exit codes, signals and core dumps, and OOM kills named from the kernel log; "
+                        + "otherwise by comparing snapshots every --interval, which misses processes shorter than "
+                        + "the interval and cannot know exit statuses. Standard error says which source is used, "
+                        + "and why a better one is not.",
+                "With --json: one object per line with type, pid, ppid, comm, time, exitCode, signal, coreDumped, "
+                        + "cause and source."},
+        footer = {"", "Examples:", "  procscope events --tree 4121", "  procscope --json events --count 100"})
+final class EventsCommand implements java.util.concurrent.Callable<Integer> {
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss.SSS", Locale.ROOT);
+
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--tree", paramLabel = "PID", converter = PidConverter.class,
+            description = "Only the process PID and its descendants (those it forks while watched too).")
+    Long tree;
+
+    @Option(names = "--count", paramLabel = "N", description = "Stop after N events (default: until interrupted).")
+    Integer count;
+
+    @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "The snapshot interval when snapshots must be compared (default: 500ms).")
+    Duration interval = Duration.ofMillis(500);
+
+    @Option(names = "--diff", description = "Compare snapshots even where the process connector is available.")
+    boolean diff;
+
+    @Override
+    public Integer call() throws InterruptedException {
+        if (count != null && count < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--count must be at least 1, not " + count);
+        }
+        if (interval.toMillis() < 10) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--interval must be at least 10ms, not "
+                    + interval);
+        }
+        Context ctx = root.context();
+        Set<Long> members = ConcurrentHashMap.newKeySet();
+        if (tree != null) {
+            ProcessSnapshot s = ctx.procfs().snapshot();
+            ProcessInfo top = s.find(tree).orElseThrow(() -> new NoSuchProcessException(tree));
+            members.add(top.pid());
+            s.tree().descendants(top.pid()).forEach(p -> members.add(p.pid()));
+        }
+        CountDownLatch done = new CountDownLatch(1);
+        AtomicInteger printed = new AtomicInteger();
+        ProcessEventListener listener = new ProcessEventListener() {
+            @Override
+            public void onEvent(ProcessEvent e) {
+                if (tree != null) {
+                    if (e.type() == EventType.FORK && e.ppid().isPresent() && members.contains(e.ppid().getAsLong())) {
+                        members.add(e.pid());
+                    }
+                    if (!members.contains(e.pid())) {
+                        return;
+                    }
+                    if (e.type() == EventType.EXIT) {
+                        members.remove(e.pid());
+                    }
+                }
+                if (count != null && printed.get() >= count) {
+                    return;
+                }
+                synchronized (ctx.out()) {
+                    if (ctx.json()) {
+                        ctx.printJsonLine(json(e));
+                    } else {
+                        ctx.out().println(line(e));
+                    }
+                    ctx.out().flush();
+                }
+                if (count != null && printed.incrementAndGet() >= count) {
+                    done.countDown();
+                }
+            }
+
+            @Override
+            public void onLoss(long lostSoFar) {
+                ctx.err().println("procscope events: the kernel dropped events (" + lostSoFar
+                        + " overrun(s) so far); resynchronised from a snapshot");
+            }
+        };
+        ProcessEvents events = ctx.scope().events();
+        try (EventSubscription sub = diff ? events.subscribe(listener, interval, EventSource.SNAPSHOT_DIFF)
+                : events.subscribe(listener, interval)) {
+            ctx.err().println("procscope events: source " + sub.source().name().toLowerCase(Locale.ROOT)
+                    + sub.fallbackReason().map(r -> " (" + r + ")").orElse(""));
+            ctx.err().flush();
+            done.await();
+            if (sub.dropped() > 0) {
+                ctx.err().println("procscope events: " + sub.dropped() + " event(s) dropped (output too slow)");
+            }
+        }
+        return ProcscopeCli.OK;
+    }
+
+    static ObjectNode json(ProcessEvent e) {
+        ObjectNode o = Json.object();
+        o.put("type", e.type().name());
+        o.put("pid", e.pid());
+        Json.put(o, "ppid", e.ppid());
+        Json.putText(o, "comm", e.comm());
+        Json.put(o, "time", e.time());
+        Json.put(o, "exitCode", e.exitCode());
+        Json.put(o, "signal", e.signal());
+        if (e.type() == EventType.EXIT && e.exitStatusKnown()) {
+            o.put("coreDumped", e.coreDumped());
+        } else {
+            o.putNull("coreDumped");
+        }
+        Json.putText(o, "cause", e.cause().map(Enum::name));
+        Json.putText(o, "evidence", e.evidence());
+        o.put("source", e.source().name());
+        Json.put(o, "startTimeTicks", e.key().isPresent() ? java.util.OptionalLong.of(e.key().get().startTimeTicks())
+                : java.util.OptionalLong.empty());
+        return o;
+    }
+
+    static String line(ProcessEvent e) {
+        String what = switch (e.type()) {
+            case FORK -> "fork  by " + (e.ppid().isPresent() ? Long.toString(e.ppid().getAsLong()) : "?");
+            case EXEC -> "exec";
+            case EXIT -> "exit  " + (e.exitCode().isPresent() ? "code " + e.exitCode().getAsInt()
+                    : e.signal().isPresent() ? "signal " + e.signal().getAsInt() + (e.coreDumped() ? " (core dumped)" : "")
+                    : "(status unknown)") + e.cause().map(c -> " " + c.name()).orElse("");
+        };
+        return String.format(Locale.ROOT, "%s %7d %-15s %s", CLOCK.format(LocalTime.ofInstant(e.time(),
+                ZoneId.systemDefault())), e.pid(), Table.printable(e.comm().orElse("?")), what);
+    }
+}
