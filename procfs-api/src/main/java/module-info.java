@@ -14,6 +14,7 @@ module io.github.procscope.api {
     exports io.github.procscope.api.disk;
     exports io.github.procscope.api.files;
     exports io.github.procscope.api.gpu;
+    exports io.github.procscope.api.jobs;
     exports io.github.procscope.api.memory;
     exports io.github.procscope.api.signals;
     exports io.github.procscope.api.spi;

@@ -98,6 +98,11 @@ class ServiceLookupTest {
             public Doctor doctor(java.util.Optional<KernelLog> kernelLog, boolean gpus) {
                 throw new UnsupportedOperationException();
             }
+
+            @Override
+            public io.github.procscope.api.jobs.JobSupervisor jobs() {
+                throw new UnsupportedOperationException();
+            }
         };
         for (int i = 0; i < 2; i++) {
             GpuUnavailableException e = assertThrows(GpuUnavailableException.class, fake::openGpus);
