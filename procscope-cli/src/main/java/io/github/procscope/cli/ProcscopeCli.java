@@ -31,7 +31,7 @@ import java.util.concurrent.Callable;
         subcommands = {PsCommand.class, TreeCommand.class, ThreadsCommand.class, MapsCommand.class,
                 FdsCommand.class, DeletedCommand.class, FreeCommand.class, DfCommand.class, DuCommand.class,
                 IostatCommand.class, SignalsCommand.class, StopCommand.class, GpuCommand.class, WatchCommand.class,
-                DemoTrainCommand.class, DoctorCommand.class, LabCommand.class, ServeCommand.class,
+                DemoTrainCommand.class, DoctorCommand.class, LabCommand.class, ServeCommand.class, RunCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  procscope                     overview",
                 "  procscope ps --sort=-rss      processes, largest resident memory first",
