@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.Signal;
+import io.github.procscope.api.gpu.GpuUnavailableException;
+import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.jobs.ForwardedSignal;
 import io.github.procscope.api.jobs.JobReport;
 import io.github.procscope.api.jobs.JobSpec;
@@ -31,6 +33,7 @@ import java.util.concurrent.Callable;
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a command as a supervised job, in the foreground, and explain how it ended.",
                 "The command runs in a session of its own with this terminal's input, output and error. "
+                        + "Its processes are sampled for peak memory, CPU and, where NVML can be used, GPU memory per GPU. "
                         + "TERM, INT, HUP, USR1 and USR2 received by procscope are passed on to every process of the "
                         + "job; after the grace period, KILL. When the command's first process ends, every process "
                         + "it left behind gets TERM, then KILL after the grace period, so that nothing of the job is "
@@ -79,8 +82,14 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--report " + report + " is a directory; name a file");
         }
         JobReport r;
+        Gpus gpus = null;
         try {
-            r = ctx.scope().jobs().run(spec);
+            gpus = ctx.scope().openGpus();
+        } catch (GpuUnavailableException e) {
+            // No GPU to sample: the report's peakGpuMemoryBytes stays empty.
+        }
+        try {
+            r = (gpus != null ? ctx.scope().jobs().start(spec, gpus) : ctx.scope().jobs().start(spec)).await();
         } catch (JobStartException e) {
             ctx.err().println("procscope run: " + ProcscopeCli.message(e));
             return e.shellStatus();
@@ -88,6 +97,10 @@ final class RunCommand implements Callable<Integer> {
             Thread.currentThread().interrupt();
             ctx.err().println("procscope run: interrupted while waiting for the job");
             return 128 + Signal.INT.number();
+        } finally {
+            if (gpus != null) {
+                gpus.close();
+            }
         }
         if (report != null) {
             write(report, r);

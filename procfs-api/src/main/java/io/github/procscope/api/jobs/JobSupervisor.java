@@ -33,6 +33,18 @@ public interface JobSupervisor {
     Job start(JobSpec spec);
 
     /**
+     * Starts a job whose GPU memory is sampled too: at each sample, the memory that NVML reports for the
+     * job's processes, per GPU ({@link JobReport#peakGpuMemoryBytes()}). The caller keeps {@code gpus} open
+     * until the job has ended, and closes it.
+     *
+     * @param spec what to run and how
+     * @param gpus the GPUs to sample
+     * @return the running job
+     * @throws JobStartException if the command cannot be started
+     */
+    Job start(JobSpec spec, io.github.procscope.api.gpu.Gpus gpus);
+
+    /**
      * Starts a job and waits for its end.
      *
      * @param spec what to run and how

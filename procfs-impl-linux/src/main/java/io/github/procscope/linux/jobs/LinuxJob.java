@@ -9,6 +9,9 @@ import io.github.procscope.api.Signal;
 import io.github.procscope.api.SignalAction;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.OomKill;
+import io.github.procscope.api.gpu.GpuDevice;
+import io.github.procscope.api.gpu.GpuProcess;
+import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.jobs.ForwardedSignal;
 import io.github.procscope.api.jobs.Job;
 import io.github.procscope.api.jobs.JobEnding;
@@ -54,6 +57,8 @@ final class LinuxJob implements Job {
     private final KernelLog kernelLog;
     private final JobTreeSampler sampler;
     private final long selfPid;
+    private final Optional<Gpus> gpus;
+    private final Map<Integer, Long> peakGpu = new java.util.TreeMap<>();
     private final CompletableFuture<JobReport> report = new CompletableFuture<>();
 
     /** Every member seen, with its last sample. Guarded by {@code this}. */
@@ -68,7 +73,8 @@ final class LinuxJob implements Job {
     private PreemptionGuard guard;
 
     LinuxJob(JobSpec spec, ProcessKey leader, Instant started, NativeAccess nat, ProcessTable table, Signals signals,
-             KernelLog kernelLog, JobTreeSampler sampler) {
+             KernelLog kernelLog, JobTreeSampler sampler, Optional<Gpus> gpus) {
+        this.gpus = gpus;
         this.spec = spec;
         this.leader = leader;
         this.started = started;
@@ -217,7 +223,7 @@ final class LinuxJob implements Job {
             ended = true;
             Duration cpuTotal = cpu.values().stream().reduce(Duration.ZERO, Duration::plus);
             return new JobReport(spec.command(), leader.pid(), started, end, explain(status),
-                    peakRss, peakProcessRss, Map.of(), cpuTotal, seen.size(), stragglers, forwarded);
+                    peakRss, peakProcessRss, peakGpu, cpuTotal, seen.size(), stragglers, forwarded);
         }
     }
 
@@ -252,7 +258,41 @@ final class LinuxJob implements Job {
             peakProcessRss = Math.max(peakProcessRss, p.rssBytes());
         }
         peakRss = Math.max(peakRss, total);
+        gpus.ifPresent(g -> sampleGpus(g, out));
         return out;
+    }
+
+    /** Adds up, per GPU, the memory NVML reports for the job's live processes, and keeps the peaks. */
+    private void sampleGpus(Gpus g, List<ProcessInfo> members) {
+        Set<Long> pids = new java.util.HashSet<>();
+        for (ProcessInfo p : members) {
+            if (p.state() != ProcessState.ZOMBIE) {
+                pids.add(p.pid());
+            }
+        }
+        List<GpuDevice> devices;
+        try {
+            devices = g.devices();
+        } catch (RuntimeException e) {
+            return; // NVML failed this time: no GPU sample
+        }
+        for (GpuDevice d : devices) {
+            long used = 0;
+            boolean seenOn = false;
+            try {
+                for (GpuProcess p : d.processes().processes()) {
+                    if (pids.contains(p.pid()) && p.usedMemoryBytes().isPresent()) {
+                        used += p.usedMemoryBytes().getAsLong();
+                        seenOn = true;
+                    }
+                }
+            } catch (RuntimeException e) {
+                continue; // this GPU could not be read this time
+            }
+            if (seenOn) {
+                peakGpu.merge(d.index(), used, Math::max);
+            }
+        }
     }
 
     /** TERM to every member left, KILL after the grace period, until none is left. */

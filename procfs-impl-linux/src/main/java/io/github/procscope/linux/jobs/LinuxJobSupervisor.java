@@ -3,6 +3,7 @@ package io.github.procscope.linux.jobs;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.diagnose.KernelLog;
+import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.jobs.Job;
 import io.github.procscope.api.jobs.JobSpec;
 import io.github.procscope.api.jobs.JobStartException;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The Linux {@link JobSupervisor}: spawns each job with {@code posix_spawnp(POSIX_SPAWN_SETSID)}, so that
@@ -47,6 +49,15 @@ public final class LinuxJobSupervisor implements JobSupervisor {
 
     @Override
     public Job start(JobSpec spec) {
+        return start(spec, Optional.empty());
+    }
+
+    @Override
+    public Job start(JobSpec spec, Gpus gpus) {
+        return start(spec, Optional.of(Objects.requireNonNull(gpus, "gpus")));
+    }
+
+    private Job start(JobSpec spec, Optional<Gpus> gpus) {
         Objects.requireNonNull(spec, "spec");
         NativeAccess nat = NativeAccess.get();
         becomeSubreaper(nat);
@@ -65,7 +76,7 @@ public final class LinuxJobSupervisor implements JobSupervisor {
             // Gone (and a zombie of ours) before its identity could be read: the start time is unknown.
             leader = new ProcessKey(s.pid(), 0);
         }
-        LinuxJob job = new LinuxJob(spec, leader, started, nat, table, signals, kernelLog, sampler);
+        LinuxJob job = new LinuxJob(spec, leader, started, nat, table, signals, kernelLog, sampler, gpus);
         job.begin();
         return job;
     }
