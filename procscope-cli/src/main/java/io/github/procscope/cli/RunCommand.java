@@ -64,6 +64,11 @@ final class RunCommand implements Callable<Integer> {
                     + "(default: TERM,INT,HUP,USR1,USR2).")
     List<String> forward;
 
+    @Option(names = "--memory-limit", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Run the job in a memory cgroup of its own with this limit (bytes, or with K, M, G, T: "
+                    + "binary units, e.g. 512M, 8G; at least 1M). Needs a writable memory cgroup controller (root).")
+    Long memoryLimit;
+
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
 
@@ -75,6 +80,9 @@ final class RunCommand implements Callable<Integer> {
         try {
             spec = JobSpec.of(command).withGrace(grace).withSampleInterval(interval)
                     .withForwardedSignals(forwardedSignals());
+            if (memoryLimit != null) {
+                spec = spec.withMemoryLimit(memoryLimit);
+            }
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }
@@ -200,6 +208,32 @@ final class RunCommand implements Callable<Integer> {
             n.put("processes", f.processes());
         }
         return o;
+    }
+
+    /** A size in bytes: {@code 1048576}, {@code 512K}, {@code 64M}, {@code 8G}, {@code 1T} (binary, with or without {@code iB}). */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            String v = value.trim().toUpperCase(Locale.ROOT);
+            if (v.endsWith("IB")) {
+                v = v.substring(0, v.length() - 2);
+            } else if (v.endsWith("B")) {
+                v = v.substring(0, v.length() - 1);
+            }
+            int shift = 0;
+            if (!v.isEmpty() && "KMGT".indexOf(v.charAt(v.length() - 1)) >= 0) {
+                shift = 10 * ("KMGT".indexOf(v.charAt(v.length() - 1)) + 1);
+                v = v.substring(0, v.length() - 1);
+            }
+            if (!v.matches("[0-9]{1,18}")) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a size: write bytes, or 512K, 64M, 8G, 1T");
+            }
+            long n = Long.parseLong(v);
+            if (n > (Long.MAX_VALUE >> shift)) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is too large");
+            }
+            return n << shift;
+        }
     }
 
     @Override

@@ -167,5 +167,22 @@ class RunCommandTest {
         assertEquals(2, CliRun.of("run", "--forward", "KILL", "--", "true").status());
         assertEquals(2, CliRun.of("run", "--interval", "1ms", "--", "true").status());
         assertEquals(2, CliRun.of("run").status());
+        assertEquals(2, CliRun.of("run", "--memory-limit", "lots", "--", "true").status());
+        assertEquals(2, CliRun.of("run", "--memory-limit", "99999999999T", "--", "true").status());
+        assertEquals(2, CliRun.of("run", "--memory-limit", "100K", "--", "true").status());
+    }
+
+    @Test
+    void aMemoryLimitOf64MiBOnA256MiBJobExits137OomKilled(@TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(Path.of("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+                || Files.isRegularFile(Path.of("/sys/fs/cgroup/cgroup.controllers")), "no memory cgroup controller");
+        Path report = tmp.resolve("r.json");
+        CliRun r = CliRun.of("run", "--report", report.toString(), "--memory-limit", "64M", "--forward", "none", "--",
+                "perl", "-e", "my $x = \"a\" x (256*1024*1024); sleep 5;");
+        assertEquals(137, r.status(), r.err());
+        JsonNode exit = read(report).path("exit");
+        assertEquals("OOM_KILLED", exit.path("cause").asText(), exit.toString());
+        assertEquals(read(report).path("pid").asLong(), exit.path("oomVictim").path("pid").asLong(), exit.toString());
     }
 }

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 
 /**
  * What to run and how to supervise it. Immutable; start from {@link #of(List)} and change one setting at a
@@ -18,9 +19,12 @@ import java.util.Objects;
  * @param sampleInterval   how often the job's processes are sampled (peak memory, CPU, processes seen)
  * @param forwardedSignals the signals that, received by this JVM while the job runs, are passed on to every
  *                         process of the job; empty to forward none
+ * @param memoryLimitBytes a memory limit for the whole job: it then runs in a memory cgroup of its own (v2,
+ *                         or v1 where that is what the machine has), made for it and removed after it; empty
+ *                         for none
  */
 public record JobSpec(List<String> command, Map<String, String> environment, Duration grace,
-                      Duration sampleInterval, List<Signal> forwardedSignals) {
+                      Duration sampleInterval, List<Signal> forwardedSignals, OptionalLong memoryLimitBytes) {
     /** The signals forwarded unless told otherwise: what schedulers send to preempt (TERM, INT, HUP, USR1, USR2). */
     public static final List<Signal> DEFAULT_FORWARDED =
             List.of(Signal.TERM, Signal.INT, Signal.HUP, Signal.USR1, Signal.USR2);
@@ -29,6 +33,8 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     /** The sample interval unless told otherwise: 1 second. */
     public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
     private static final Duration MAX_DURATION = Duration.ofDays(365);
+    private static final long MIN_MEMORY_LIMIT = 1L << 20;
+    private static final long MAX_MEMORY_LIMIT = 1L << 62;
 
     /**
      * Checks and copies the components.
@@ -36,7 +42,8 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @throws IllegalArgumentException if the command is empty or holds an empty or NUL-bearing word, an
      *                                  environment name is empty or holds {@code =} or NUL, the grace period
      *                                  is negative or over a year, or the sample interval is under 10 ms or
-     *                                  over a year
+     *                                  over a year, KILL or STOP is to be forwarded, or the memory limit is
+     *                                  under 1 MiB or over 2^62 bytes
      */
     public JobSpec {
         command = List.copyOf(Objects.requireNonNull(command, "command"));
@@ -71,6 +78,11 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
         if (forwardedSignals.contains(Signal.KILL) || forwardedSignals.contains(Signal.STOP)) {
             throw new IllegalArgumentException("KILL and STOP cannot be caught, so they cannot be forwarded");
         }
+        Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+        if (memoryLimitBytes.isPresent() && (memoryLimitBytes.getAsLong() < MIN_MEMORY_LIMIT
+                || memoryLimitBytes.getAsLong() > MAX_MEMORY_LIMIT)) {
+            throw new IllegalArgumentException("a memory limit is 1 MiB to 2^62 bytes, not " + memoryLimitBytes.getAsLong());
+        }
     }
 
     /**
@@ -79,7 +91,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      *         {@link #DEFAULT_INTERVAL}, {@link #DEFAULT_FORWARDED}
      */
     public static JobSpec of(List<String> command) {
-        return new JobSpec(command, Map.of(), DEFAULT_GRACE, DEFAULT_INTERVAL, DEFAULT_FORWARDED);
+        return new JobSpec(command, Map.of(), DEFAULT_GRACE, DEFAULT_INTERVAL, DEFAULT_FORWARDED, OptionalLong.empty());
     }
 
     /**
@@ -95,7 +107,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy with those variables
      */
     public JobSpec withEnvironment(Map<String, String> variables) {
-        return new JobSpec(command, variables, grace, sampleInterval, forwardedSignals);
+        return new JobSpec(command, variables, grace, sampleInterval, forwardedSignals, memoryLimitBytes);
     }
 
     /**
@@ -103,7 +115,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy with that grace period
      */
     public JobSpec withGrace(Duration period) {
-        return new JobSpec(command, environment, period, sampleInterval, forwardedSignals);
+        return new JobSpec(command, environment, period, sampleInterval, forwardedSignals, memoryLimitBytes);
     }
 
     /**
@@ -111,7 +123,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy with that sample interval
      */
     public JobSpec withSampleInterval(Duration interval) {
-        return new JobSpec(command, environment, grace, interval, forwardedSignals);
+        return new JobSpec(command, environment, grace, interval, forwardedSignals, memoryLimitBytes);
     }
 
     /**
@@ -119,6 +131,14 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy forwarding those signals
      */
     public JobSpec withForwardedSignals(List<Signal> signals) {
-        return new JobSpec(command, environment, grace, sampleInterval, signals);
+        return new JobSpec(command, environment, grace, sampleInterval, signals, memoryLimitBytes);
+    }
+
+    /**
+     * @param bytes the memory limit of the whole job
+     * @return a copy that runs the job in a memory cgroup of its own with that limit
+     */
+    public JobSpec withMemoryLimit(long bytes) {
+        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, OptionalLong.of(bytes));
     }
 }

@@ -58,6 +58,7 @@ final class LinuxJob implements Job {
     private final JobTreeSampler sampler;
     private final long selfPid;
     private final Optional<Gpus> gpus;
+    private final Optional<JobCgroup> cgroup;
     private final Map<Integer, Long> peakGpu = new java.util.TreeMap<>();
     private final CompletableFuture<JobReport> report = new CompletableFuture<>();
 
@@ -73,8 +74,9 @@ final class LinuxJob implements Job {
     private PreemptionGuard guard;
 
     LinuxJob(JobSpec spec, ProcessKey leader, Instant started, NativeAccess nat, ProcessTable table, Signals signals,
-             KernelLog kernelLog, JobTreeSampler sampler, Optional<Gpus> gpus) {
+             KernelLog kernelLog, JobTreeSampler sampler, Optional<Gpus> gpus, Optional<JobCgroup> cgroup) {
         this.gpus = gpus;
+        this.cgroup = cgroup;
         this.spec = spec;
         this.leader = leader;
         this.started = started;
@@ -189,6 +191,7 @@ final class LinuxJob implements Job {
             if (guard != null) {
                 guard.close();
             }
+            cgroup.ifPresent(JobCgroup::remove);
         }
     }
 
@@ -372,8 +375,15 @@ final class LinuxJob implements Job {
                     + " was forwarded to " + first.processes() + " process(es) of the job; " + how + ". "
                     + status.explain(), Optional.empty());
         }
-        if (status.killed() && status.signal().orElseThrow() == Signal.KILL) {
+        long counted = cgroup.map(c -> c.oomKills().orElse(0)).orElse(0L);
+        if (status.killed() && status.signal().orElseThrow() == Signal.KILL || counted > 0) {
             Optional<OomKill> oom = findOomKill(pids);
+            if (oom.isEmpty() && counted > 0) {
+                return new JobEnding(status, JobEnding.Cause.OOM_KILLED, "OOM-killed: the job's memory cgroup "
+                        + cgroup.get().path() + " counted " + counted + " OOM kill(s) at its limit of "
+                        + spec.memoryLimitBytes().getAsLong() + " bytes (the kernel log did not name the victim). "
+                        + status.explain(), Optional.empty());
+            }
             if (oom.isPresent()) {
                 OomKill k = oom.get();
                 StringBuilder b = new StringBuilder("OOM-killed: the kernel's OOM killer ended pid ").append(k.pid())

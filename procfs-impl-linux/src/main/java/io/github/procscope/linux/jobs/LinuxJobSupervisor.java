@@ -12,7 +12,10 @@ import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.linux.internal.NativeAccess;
 
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -27,10 +30,14 @@ public final class LinuxJobSupervisor implements JobSupervisor {
     private final Signals signals;
     private final KernelLog kernelLog;
     private final JobTreeSampler sampler;
+    private final Path procfsRoot;
+    private final Path sysfsRoot;
     private final Object lock = new Object();
     private volatile boolean subreaper;
 
-    private LinuxJobSupervisor(ProcessTable table, Signals signals, KernelLog kernelLog) {
+    private LinuxJobSupervisor(Path procfsRoot, Path sysfsRoot, ProcessTable table, Signals signals, KernelLog kernelLog) {
+        this.procfsRoot = Objects.requireNonNull(procfsRoot, "procfsRoot");
+        this.sysfsRoot = Objects.requireNonNull(sysfsRoot, "sysfsRoot");
         this.table = Objects.requireNonNull(table, "table");
         this.signals = Objects.requireNonNull(signals, "signals");
         this.kernelLog = Objects.requireNonNull(kernelLog, "kernelLog");
@@ -38,13 +45,16 @@ public final class LinuxJobSupervisor implements JobSupervisor {
     }
 
     /**
+     * @param procfsRoot the live system's procfs root
+     * @param sysfsRoot  the live system's sysfs root (its {@code fs/cgroup} holds the memory cgroups of jobs)
      * @param table     the live system's process table
      * @param signals   the live system's signal sender
      * @param kernelLog where OOM kills are looked for when a job is killed by SIGKILL
      * @return a supervisor
      */
-    public static LinuxJobSupervisor using(ProcessTable table, Signals signals, KernelLog kernelLog) {
-        return new LinuxJobSupervisor(table, signals, kernelLog);
+    public static LinuxJobSupervisor using(Path procfsRoot, Path sysfsRoot, ProcessTable table, Signals signals,
+                                           KernelLog kernelLog) {
+        return new LinuxJobSupervisor(procfsRoot, sysfsRoot, table, signals, kernelLog);
     }
 
     @Override
@@ -63,9 +73,21 @@ public final class LinuxJobSupervisor implements JobSupervisor {
         becomeSubreaper(nat);
         Map<String, String> env = new HashMap<>(System.getenv());
         env.putAll(spec.environment());
+        Optional<JobCgroup> cgroup = Optional.empty();
+        List<String> argv = spec.command();
+        if (spec.memoryLimitBytes().isPresent()) {
+            JobCgroup cg = JobCgroup.create(sysfsRoot, procfsRoot, spec.memoryLimitBytes().getAsLong());
+            cgroup = Optional.of(cg);
+            // The shell moves itself into the cgroup, then becomes the command (same pid, same session).
+            List<String> wrapped = new ArrayList<>(List.of("sh", "-c", "echo $$ > \"$0\" && exec \"$@\"",
+                    cg.procsFile().toString()));
+            wrapped.addAll(argv);
+            argv = wrapped;
+        }
         Instant started = Instant.now();
-        NativeAccess.Spawned s = nat.spawnInNewSession(spec.command(), env);
+        NativeAccess.Spawned s = nat.spawnInNewSession(argv, env);
         if (s.pid() <= 0) {
+            cgroup.ifPresent(JobCgroup::remove);
             throw new JobStartException("cannot start " + spec.command().get(0) + ": "
                     + (s.notFound() ? "not found on PATH" : "errno " + s.errno()), s.notFound());
         }
@@ -76,7 +98,7 @@ public final class LinuxJobSupervisor implements JobSupervisor {
             // Gone (and a zombie of ours) before its identity could be read: the start time is unknown.
             leader = new ProcessKey(s.pid(), 0);
         }
-        LinuxJob job = new LinuxJob(spec, leader, started, nat, table, signals, kernelLog, sampler, gpus);
+        LinuxJob job = new LinuxJob(spec, leader, started, nat, table, signals, kernelLog, sampler, gpus, cgroup);
         job.begin();
         return job;
     }

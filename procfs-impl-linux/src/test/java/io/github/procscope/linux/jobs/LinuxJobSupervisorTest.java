@@ -169,4 +169,17 @@ class LinuxJobSupervisorTest {
         assertThrows(IllegalArgumentException.class, () -> JobSpec.of("sh").withForwardedSignals(List.of(Signal.KILL)));
         assertThrows(IllegalArgumentException.class, () -> JobSpec.of("a\0b"));
     }
+
+    @Test
+    void aJobOverItsMemoryLimitIsReportedOomKilledWithItsVictim() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(Path.of("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+                || Files.isRegularFile(Path.of("/sys/fs/cgroup/cgroup.controllers")), "no memory cgroup controller");
+        JobReport r = run(JobSpec.of("perl", "-e", "my $x = \"a\" x (256*1024*1024); sleep 5;")
+                .withForwardedSignals(List.of()).withMemoryLimit(64L << 20).withSampleInterval(Duration.ofMillis(50)));
+        assertEquals(137, r.ending().status().shellStatus(), r.ending().explanation());
+        assertEquals(JobEnding.Cause.OOM_KILLED, r.ending().cause(), r.ending().explanation());
+        r.ending().oomKill().ifPresent(k -> assertEquals(r.leaderPid(), k.pid()));
+        assertTrue(r.ending().explanation().contains("OOM-killed"), r.ending().explanation());
+    }
 }
