@@ -10,13 +10,15 @@ package io.github.procscope.api.jobs;
  * }</pre>
  *
  * <p>A job runs in a session and process group of its own, with this JVM's standard input, output and error.
- * This JVM becomes the child subreaper of its descendants ({@code prctl(PR_SET_CHILD_SUBREAPER)}, for the
- * rest of its life), so that a process of the job whose parent dies comes back to it instead of to PID 1;
+ * While a job runs, this JVM is the child subreaper of its descendants ({@code prctl(PR_SET_CHILD_SUBREAPER)};
+ * it stops being one when the last job has ended), so that a process of the job whose parent dies comes back
+ * to it instead of to PID 1;
  * the supervisor reaps such adopted processes, and only those it knows as members of a job, by their pid
  * ({@code waitid(P_PID, pid, WEXITED)}). The JDK's own process reaper also waits by pid, for the children
  * that {@link ProcessBuilder} started; the two never wait for each other's processes, so a {@link Process}
- * started beside a job keeps its exit status. A process of another origin that is orphaned under this JVM
- * while it is a subreaper is not reaped by anyone until this JVM ends.
+ * started beside a job keeps its exit status. A process of another origin (a grandchild of a
+ * {@code ProcessBuilder} child) that is orphaned while a job runs is re-parented to this JVM too, and is not
+ * reaped until this JVM ends.
  *
  * <p>Thread-safe; each job is supervised on a thread of its own.
  */

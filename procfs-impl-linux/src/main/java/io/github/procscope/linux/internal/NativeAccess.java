@@ -228,14 +228,15 @@ public final class NativeAccess {
     }
 
     /**
-     * Makes this JVM the child subreaper of its descendants ({@code prctl(PR_SET_CHILD_SUBREAPER, 1)}):
-     * an orphaned descendant is re-parented to this JVM instead of to PID 1 (or the nearest subreaper
-     * above). It cannot be undone safely while any supervisor runs, so it is kept for the JVM's life.
+     * Makes this JVM the child subreaper of its descendants, or stops it being one
+     * ({@code prctl(PR_SET_CHILD_SUBREAPER, on)}): while it is one, an orphaned descendant is re-parented to
+     * this JVM instead of to PID 1 (or the nearest subreaper above).
      *
+     * @param on whether to be one
      * @return 0, or the errno
      */
-    public int becomeChildSubreaper() {
-        int rc = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    public int setChildSubreaper(boolean on) {
+        int rc = libc.prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0, 0, 0, 0);
         return rc == 0 ? 0 : Math.max(1, runtime.getLastError());
     }
 

@@ -192,6 +192,7 @@ final class LinuxJob implements Job {
                 guard.close();
             }
             cgroup.ifPresent(JobCgroup::remove);
+            LinuxJobSupervisor.jobEnded(nat);
         }
     }
 

@@ -32,8 +32,6 @@ public final class LinuxJobSupervisor implements JobSupervisor {
     private final JobTreeSampler sampler;
     private final Path procfsRoot;
     private final Path sysfsRoot;
-    private final Object lock = new Object();
-    private volatile boolean subreaper;
 
     private LinuxJobSupervisor(Path procfsRoot, Path sysfsRoot, ProcessTable table, Signals signals, KernelLog kernelLog) {
         this.procfsRoot = Objects.requireNonNull(procfsRoot, "procfsRoot");
@@ -70,7 +68,6 @@ public final class LinuxJobSupervisor implements JobSupervisor {
     private Job start(JobSpec spec, Optional<Gpus> gpus) {
         Objects.requireNonNull(spec, "spec");
         NativeAccess nat = NativeAccess.get();
-        becomeSubreaper(nat);
         Map<String, String> env = new HashMap<>(System.getenv());
         env.putAll(spec.environment());
         Optional<JobCgroup> cgroup = Optional.empty();
@@ -84,10 +81,17 @@ public final class LinuxJobSupervisor implements JobSupervisor {
             wrapped.addAll(argv);
             argv = wrapped;
         }
+        try {
+            becomeSubreaper(nat);
+        } catch (RuntimeException e) {
+            cgroup.ifPresent(JobCgroup::remove);
+            throw e;
+        }
         Instant started = Instant.now();
         NativeAccess.Spawned s = nat.spawnInNewSession(argv, env);
         if (s.pid() <= 0) {
             cgroup.ifPresent(JobCgroup::remove);
+            jobEnded(nat);
             throw new JobStartException("cannot start " + spec.command().get(0) + ": "
                     + (s.notFound() ? "not found on PATH" : "errno " + s.errno()), s.notFound());
         }
@@ -103,18 +107,32 @@ public final class LinuxJobSupervisor implements JobSupervisor {
         return job;
     }
 
-    private void becomeSubreaper(NativeAccess nat) {
-        if (subreaper) {
-            return;
-        }
-        synchronized (lock) {
-            if (!subreaper) {
-                int errno = nat.becomeChildSubreaper();
+    /**
+     * Counts the jobs running in this JVM: it is the child subreaper while one runs, and stops being one when
+     * the last has ended, so that orphans of other origins go to PID 1 again (none of them is reaped here).
+     */
+    private static final Object SUBREAPER_LOCK = new Object();
+    private static int runningJobs;
+
+    private static void becomeSubreaper(NativeAccess nat) {
+        synchronized (SUBREAPER_LOCK) {
+            if (runningJobs == 0) {
+                int errno = nat.setChildSubreaper(true);
                 if (errno != 0) {
                     throw new SignalsUnavailableException("prctl(PR_SET_CHILD_SUBREAPER) failed with errno " + errno
                             + ": orphans of a job could not be reaped");
                 }
-                subreaper = true;
+            }
+            runningJobs++;
+        }
+    }
+
+    /** Called once by each job whose start got past {@link #becomeSubreaper}, when it has ended. */
+    static void jobEnded(NativeAccess nat) {
+        synchronized (SUBREAPER_LOCK) {
+            runningJobs--;
+            if (runningJobs == 0) {
+                nat.setChildSubreaper(false);
             }
         }
     }

@@ -182,4 +182,19 @@ class LinuxJobSupervisorTest {
         r.ending().oomKill().ifPresent(k -> assertEquals(r.leaderPid(), k.pid()));
         assertTrue(r.ending().explanation().contains("OOM-killed"), r.ending().explanation());
     }
+
+    @Test
+    void theJvmStopsBeingASubreaperWhenNoJobRuns() throws Exception {
+        run(JobSpec.of("true").withForwardedSignals(List.of()));
+        long self = ProcessHandle.current().pid();
+        Process sh = new ProcessBuilder("sh", "-c", "sleep 5 & echo $!").start();
+        long orphan = Long.parseLong(new String(sh.getInputStream().readAllBytes()).trim());
+        assertTrue(sh.waitFor(30, TimeUnit.SECONDS));
+        try {
+            long ppid = scope.processes().process(orphan).ppid();
+            assertTrue(ppid != self, "the orphan " + orphan + " was adopted by this JVM after every job had ended");
+        } finally {
+            ProcessHandle.of(orphan).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
 }
