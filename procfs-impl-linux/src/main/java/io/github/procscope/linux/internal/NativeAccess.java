@@ -250,7 +250,9 @@ public final class NativeAccess {
 
     /**
      * Starts a program in a new session ({@code posix_spawnp} with {@code POSIX_SPAWN_SETSID}): its pid is
-     * its session and process group id; it inherits this JVM's standard streams and working directory. It
+     * its session and process group id; it inherits this JVM's standard streams and working directory, and no
+     * other descriptor open when it is spawned (each is closed in the child, as {@link ProcessBuilder} does;
+     * one opened by another thread during the call may slip through). It
      * is a child of this JVM that the JDK does not know, to be reaped with {@link #reapChild(long)}.
      *
      * @param argv the program (looked up on PATH) and its arguments
@@ -260,12 +262,33 @@ public final class NativeAccess {
     public Spawned spawnInNewSession(List<String> argv, Map<String, String> env) {
         List<CharSequence> envp = new ArrayList<>();
         env.forEach((k, v) -> envp.add(k + "=" + v));
-        long pid = posix.posix_spawnp(argv.get(0), List.of(),
+        long pid = posix.posix_spawnp(argv.get(0), closeInheritedDescriptors(),
                 List.of(jnr.posix.SpawnAttribute.flags(POSIX_SPAWN_SETSID)), new ArrayList<>(argv), envp);
         if (pid <= 0) {
             return new Spawned(-1, Math.max(1, posix.errno()));
         }
         return new Spawned(pid, 0);
+    }
+
+    /** @return a close action for every descriptor above 2 this JVM has open now */
+    private static List<jnr.posix.SpawnFileAction> closeInheritedDescriptors() {
+        List<jnr.posix.SpawnFileAction> out = new ArrayList<>();
+        java.io.File[] fds = new java.io.File("/proc/self/fd").listFiles();
+        if (fds == null) {
+            return out;
+        }
+        for (java.io.File f : fds) {
+            try {
+                int fd = Integer.parseInt(f.getName());
+                if (fd > 2) {
+                    // glibc ignores a close action on a descriptor that was closed meanwhile.
+                    out.add(jnr.posix.SpawnFileAction.close(fd));
+                }
+            } catch (NumberFormatException e) {
+                // not a descriptor entry
+            }
+        }
+        return out;
     }
 
     /**

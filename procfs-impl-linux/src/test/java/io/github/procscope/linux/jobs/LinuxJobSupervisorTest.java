@@ -197,4 +197,17 @@ class LinuxJobSupervisorTest {
             ProcessHandle.of(orphan).ifPresent(ProcessHandle::destroyForcibly);
         }
     }
+
+    @Test
+    void theJobInheritsOnlyTheStandardStreams(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("fds");
+        try (java.io.FileInputStream held = new java.io.FileInputStream("/proc/self/stat")) {
+            JobReport r = run(JobSpec.of("sh", "-c", "ls /proc/$$/fd > \"$0\"", out.toString())
+                    .withForwardedSignals(List.of()));
+            assertEquals(0, r.ending().status().shellStatus());
+        }
+        List<String> fds = Files.readAllLines(out);
+        // 0, 1, 2, and the descriptor the shell opened for its redirection
+        assertTrue(fds.size() <= 4, "the job inherited " + fds);
+    }
 }
