@@ -4,6 +4,7 @@ import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.job.JobSupervisor;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.signals.Signals;
 
@@ -140,6 +141,15 @@ public interface Procscope {
      * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
      */
     Doctor doctor(Optional<KernelLog> kernelLog, boolean gpus);
+
+    /**
+     * @return the supervisor of jobs on the live system: commands launched in their own session, watched,
+     *         their signals forwarded, every process of them ended at the end, and reported
+     * @throws io.github.procscope.api.signals.SignalsUnavailableException if the procfs root is not this
+     *         system's {@code /proc} (a job runs here), or the native C library cannot be bound
+     * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
+     */
+    JobSupervisor jobs();
 
     /**
      * Opens the GPUs through the GPU implementation ({@code nvml-binding}), joined with this root's readers

@@ -103,6 +103,11 @@ class ServiceLookupTest {
             public Doctor doctor(java.util.Optional<KernelLog> kernelLog, boolean gpus) {
                 throw new UnsupportedOperationException();
             }
+
+            @Override
+            public io.github.procscope.api.job.JobSupervisor jobs() {
+                throw new UnsupportedOperationException();
+            }
         };
         for (int i = 0; i < 2; i++) {
             GpuUnavailableException e = assertThrows(GpuUnavailableException.class, fake::openGpus);

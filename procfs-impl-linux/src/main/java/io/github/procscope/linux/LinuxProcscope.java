@@ -7,9 +7,12 @@ import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.KernelLogUnavailableException;
 import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.job.JobSupervisor;
+import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.linux.doctor.LinuxDoctor;
+import io.github.procscope.linux.jobs.LinuxJobSupervisor;
 import io.github.procscope.linux.signals.LinuxSignals;
 
 import java.io.IOException;
@@ -36,6 +39,7 @@ final class LinuxProcscope implements Procscope {
     private final Lazy<Signals> signals;
     private final Lazy<LinuxProcessEvents> events;
     private final Lazy<Boolean> live;
+    private final Lazy<JobSupervisor> jobs;
 
     LinuxProcscope(Path procfsRoot, Path sysfsRoot) {
         this.procfsRoot = Objects.requireNonNull(procfsRoot, "procfsRoot");
@@ -58,6 +62,13 @@ final class LinuxProcscope implements Procscope {
         // Under another root, the kernel's connector would report this system's processes, not that root's.
         this.signals = new Lazy<>(() -> live()
                 ? LinuxSignals.using(processes()) : LinuxSignals.readingOnly(processes(), procfsRoot));
+        this.jobs = new Lazy<>(() -> {
+            if (!live()) {
+                throw new SignalsUnavailableException("jobs run on this system: the procfs root " + procfsRoot
+                        + " is not this system's /proc");
+            }
+            return LinuxJobSupervisor.using(procfsRoot, sysfsRoot, processes(), signals(), kernelLog());
+        });
     }
 
     @Override
@@ -119,6 +130,11 @@ final class LinuxProcscope implements Procscope {
                 return e.subscribe(listener, interval, source);
             }
         };
+    }
+
+    @Override
+    public JobSupervisor jobs() {
+        return jobs.get();
     }
 
     @Override

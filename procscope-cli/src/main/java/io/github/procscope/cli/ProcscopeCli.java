@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
                 FdsCommand.class, DeletedCommand.class, FreeCommand.class, DfCommand.class, DuCommand.class,
                 IostatCommand.class, SignalsCommand.class, StopCommand.class, GpuCommand.class, WatchCommand.class,
                 EventsCommand.class,
-                DemoTrainCommand.class, DoctorCommand.class, LabCommand.class, ServeCommand.class,
+                DemoTrainCommand.class, DoctorCommand.class, LabCommand.class, ServeCommand.class, RunCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  procscope                     overview",
                 "  procscope ps --sort=-rss      processes, largest resident memory first",

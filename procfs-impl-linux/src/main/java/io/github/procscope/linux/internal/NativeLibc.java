@@ -73,6 +73,18 @@ public final class NativeLibc {
         int waitid(int idtype, int id, Pointer infop, int options);
 
         /**
+         * {@code int prctl(int option, unsigned long arg2, ...)}.
+         *
+         * @param option the operation, such as {@code PR_SET_CHILD_SUBREAPER}
+         * @param arg2   its first argument
+         * @param arg3   0
+         * @param arg4   0
+         * @param arg5   0
+         * @return 0 (or a value the operation defines), or -1 with errno set
+         */
+        int prctl(int option, long arg2, long arg3, long arg4, long arg5);
+
+        /**
          * {@code int statvfs(const char *path, struct statvfs *buf)}.
          *
          * @param path a path

@@ -1,0 +1,39 @@
+package io.github.procscope.api.job;
+
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.signals.Signal;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/** A running (or ended) job of a {@link JobSupervisor}. Thread-safe. */
+public interface Job {
+    /** @return the job's first process: its pid is also its session and process group id */
+    ProcessKey leader();
+
+    /** @return the spec it was started with */
+    JobSpec spec();
+
+    /**
+     * Passes a signal on to every process of the job, as if the supervisor had received it; for a signal
+     * that ends a process by default, the job is then given {@link JobSpec#grace()} before KILL. Recorded in
+     * {@link JobReport#forwardedSignals()}. Does nothing once the job has ended.
+     *
+     * @param signal the signal
+     * @throws IllegalArgumentException for KILL or STOP, which are not forwarded
+     */
+    void forward(Signal signal);
+
+    /**
+     * @return the report, after waiting for the job's end
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    JobReport await() throws InterruptedException;
+
+    /**
+     * @param timeout the longest wait
+     * @return the report, or empty when the job has not ended in time
+     * @throws InterruptedException if the waiting thread is interrupted
+     */
+    Optional<JobReport> await(Duration timeout) throws InterruptedException;
+}

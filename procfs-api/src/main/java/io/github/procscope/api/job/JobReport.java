@@ -1,0 +1,63 @@
+package io.github.procscope.api.job;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * What a job did and how it ended.
+ *
+ * <p>Memory, CPU and the processes seen come from samples of the job's processes taken every
+ * {@link JobSpec#sampleInterval()} (and once more as its first process ends): a process that lives and
+ * dies between two samples is not seen, and a peak between two samples is missed.
+ *
+ * @param command               the command it ran
+ * @param leaderPid             the pid of its first process (also its session and process group id)
+ * @param startTime             when it was started
+ * @param endTime               when its last process had ended
+ * @param ending                how it ended
+ * @param peakRssBytes          the largest resident memory of all its processes together, in one sample
+ * @param peakProcessRssBytes   the largest resident memory of one of its processes, in any sample
+ * @param peakGpuMemoryBytes    the largest GPU memory its processes held, per GPU index; empty without GPUs
+ * @param cpuTime               user and system CPU time of its processes, as last sampled (a zombie's
+ *                              includes that of the children it reaped)
+ * @param processesStarted      how many distinct processes of the job the samples saw, the first included
+ * @param stragglers            the processes still alive when its first process ended, all ended since
+ * @param forwardedSignals      the signals passed on to it, in order
+ */
+public record JobReport(List<String> command, long leaderPid, Instant startTime, Instant endTime,
+                        JobEnding ending, long peakRssBytes, long peakProcessRssBytes,
+                        Map<Integer, Long> peakGpuMemoryBytes, Duration cpuTime, int processesStarted,
+                        List<Straggler> stragglers, List<ForwardedSignal> forwardedSignals) {
+    /** Checks and copies the components. */
+    public JobReport {
+        command = List.copyOf(Objects.requireNonNull(command, "command"));
+        Objects.requireNonNull(startTime, "startTime");
+        Objects.requireNonNull(endTime, "endTime");
+        if (endTime.isBefore(startTime)) {
+            throw new IllegalArgumentException("a job cannot end (" + endTime + ") before it starts (" + startTime + ")");
+        }
+        Objects.requireNonNull(ending, "ending");
+        if (peakRssBytes < 0 || peakProcessRssBytes < 0 || processesStarted < 0) {
+            throw new IllegalArgumentException("peaks and counts are 0 or more");
+        }
+        peakGpuMemoryBytes = Map.copyOf(Objects.requireNonNull(peakGpuMemoryBytes, "peakGpuMemoryBytes"));
+        Objects.requireNonNull(cpuTime, "cpuTime");
+        stragglers = List.copyOf(Objects.requireNonNull(stragglers, "stragglers"));
+        forwardedSignals = List.copyOf(Objects.requireNonNull(forwardedSignals, "forwardedSignals"));
+    }
+
+    /** @return how long it ran: from {@link #startTime()} to {@link #endTime()} */
+    public Duration duration() {
+        return Duration.between(startTime, endTime);
+    }
+
+    /** @return the peak GPU memory of one GPU, if the job was seen on it */
+    public OptionalLong peakGpuMemoryBytes(int index) {
+        Long v = peakGpuMemoryBytes.get(index);
+        return v == null ? OptionalLong.empty() : OptionalLong.of(v);
+    }
+}

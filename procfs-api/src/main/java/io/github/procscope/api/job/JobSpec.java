@@ -1,0 +1,144 @@
+package io.github.procscope.api.job;
+
+import io.github.procscope.api.signals.Signal;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * What to run and how to supervise it. Immutable; start from {@link #of(List)} and change one setting at a
+ * time with the {@code with...} methods.
+ *
+ * @param command          the program and its arguments; the program is looked up on {@code PATH}
+ * @param environment      variables added to (or replacing those of) this JVM's environment
+ * @param grace            how long the job may take to end after a forwarded signal, and how long a process
+ *                         left behind at the end may take to end after TERM, before KILL
+ * @param sampleInterval   how often the job's processes are sampled (peak memory, CPU, processes seen)
+ * @param forwardedSignals the signals that, received by this JVM while the job runs, are passed on to every
+ *                         process of the job; empty to forward none
+ * @param memoryLimitBytes a memory limit for the whole job: it then runs in a memory cgroup of its own (v2,
+ *                         or v1 where that is what the machine has), made for it and removed after it; empty
+ *                         for none
+ */
+public record JobSpec(List<String> command, Map<String, String> environment, Duration grace,
+                      Duration sampleInterval, List<Signal> forwardedSignals, OptionalLong memoryLimitBytes) {
+    /** The signals forwarded unless told otherwise: what schedulers send to preempt (TERM, INT, HUP, USR1, USR2). */
+    public static final List<Signal> DEFAULT_FORWARDED =
+            List.of(Signal.TERM, Signal.INT, Signal.HUP, Signal.USR1, Signal.USR2);
+    /** The grace period unless told otherwise: 10 seconds, as {@code docker stop} gives. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
+    /** The sample interval unless told otherwise: 1 second. */
+    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
+    private static final Duration MAX_DURATION = Duration.ofDays(365);
+    private static final long MIN_MEMORY_LIMIT = 1L << 20;
+    private static final long MAX_MEMORY_LIMIT = 1L << 62;
+
+    /**
+     * Checks and copies the components.
+     *
+     * @throws IllegalArgumentException if the command is empty or holds an empty or NUL-bearing word, an
+     *                                  environment name is empty or holds {@code =} or NUL, the grace period
+     *                                  is negative or over a year, or the sample interval is under 10 ms or
+     *                                  over a year, KILL or STOP is to be forwarded, or the memory limit is
+     *                                  under 1 MiB or over 2^62 bytes
+     */
+    public JobSpec {
+        command = List.copyOf(Objects.requireNonNull(command, "command"));
+        if (command.isEmpty()) {
+            throw new IllegalArgumentException("a job needs a command: the program to run and its arguments");
+        }
+        if (command.get(0).isEmpty()) {
+            throw new IllegalArgumentException("the program name of a job is empty");
+        }
+        for (String word : command) {
+            if (word.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("a command word holds a NUL character: " + word.replace('\0', '?'));
+            }
+        }
+        environment = Map.copyOf(Objects.requireNonNull(environment, "environment"));
+        for (Map.Entry<String, String> e : environment.entrySet()) {
+            if (e.getKey().isEmpty() || e.getKey().indexOf('=') >= 0 || e.getKey().indexOf('\0') >= 0
+                    || e.getValue().indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("not an environment variable: '" + e.getKey().replace('\0', '?')
+                        + "' (a name is not empty and holds no '=' or NUL; a value holds no NUL)");
+            }
+        }
+        Objects.requireNonNull(grace, "grace");
+        if (grace.isNegative() || grace.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("a grace period is 0 to 365 days, not " + grace);
+        }
+        Objects.requireNonNull(sampleInterval, "sampleInterval");
+        if (sampleInterval.compareTo(Duration.ofMillis(10)) < 0 || sampleInterval.compareTo(MAX_DURATION) > 0) {
+            throw new IllegalArgumentException("a sample interval is 10 ms to 365 days, not " + sampleInterval);
+        }
+        forwardedSignals = List.copyOf(Objects.requireNonNull(forwardedSignals, "forwardedSignals"));
+        if (forwardedSignals.contains(Signal.KILL) || forwardedSignals.contains(Signal.STOP)) {
+            throw new IllegalArgumentException("KILL and STOP cannot be caught, so they cannot be forwarded");
+        }
+        Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+        if (memoryLimitBytes.isPresent() && (memoryLimitBytes.getAsLong() < MIN_MEMORY_LIMIT
+                || memoryLimitBytes.getAsLong() > MAX_MEMORY_LIMIT)) {
+            throw new IllegalArgumentException("a memory limit is 1 MiB to 2^62 bytes, not " + memoryLimitBytes.getAsLong());
+        }
+    }
+
+    /**
+     * @param command the program and its arguments
+     * @return a spec with the defaults: no added environment, {@link #DEFAULT_GRACE},
+     *         {@link #DEFAULT_INTERVAL}, {@link #DEFAULT_FORWARDED}
+     */
+    public static JobSpec of(List<String> command) {
+        return new JobSpec(command, Map.of(), DEFAULT_GRACE, DEFAULT_INTERVAL, DEFAULT_FORWARDED, OptionalLong.empty());
+    }
+
+    /**
+     * @param command the program and its arguments
+     * @return {@link #of(List)} of those words
+     */
+    public static JobSpec of(String... command) {
+        return of(List.of(command));
+    }
+
+    /**
+     * @param variables variables to add to this JVM's environment
+     * @return a copy with those variables
+     */
+    public JobSpec withEnvironment(Map<String, String> variables) {
+        return new JobSpec(command, variables, grace, sampleInterval, forwardedSignals, memoryLimitBytes);
+    }
+
+    /**
+     * @param period the grace period
+     * @return a copy with that grace period
+     */
+    public JobSpec withGrace(Duration period) {
+        return new JobSpec(command, environment, period, sampleInterval, forwardedSignals, memoryLimitBytes);
+    }
+
+    /**
+     * @param interval the sample interval
+     * @return a copy with that sample interval
+     */
+    public JobSpec withSampleInterval(Duration interval) {
+        return new JobSpec(command, environment, grace, interval, forwardedSignals, memoryLimitBytes);
+    }
+
+    /**
+     * @param signals the signals to forward
+     * @return a copy forwarding those signals
+     */
+    public JobSpec withForwardedSignals(List<Signal> signals) {
+        return new JobSpec(command, environment, grace, sampleInterval, signals, memoryLimitBytes);
+    }
+
+    /**
+     * @param bytes the memory limit of the whole job
+     * @return a copy that runs the job in a memory cgroup of its own with that limit
+     */
+    public JobSpec withMemoryLimit(long bytes) {
+        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, OptionalLong.of(bytes));
+    }
+}

@@ -1,0 +1,140 @@
+package io.github.procscope.linux.jobs;
+
+import io.github.procscope.api.ProcscopeException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.OptionalLong;
+
+/**
+ * A memory cgroup made for one job, with its limit: v2 where the unified hierarchy has the memory controller,
+ * else v1's memory hierarchy. Made beside this JVM's own cgroup where that is writable, else at the
+ * hierarchy's root; removed by {@link #remove()} once the job's processes have ended.
+ */
+final class JobCgroup {
+    private final Path dir;
+    private final String path;
+    private final int version;
+
+    private JobCgroup(Path dir, String path, int version) {
+        this.dir = dir;
+        this.path = path;
+        this.version = version;
+    }
+
+    /**
+     * @throws ProcscopeException if no memory cgroup can be made here (no controller, not permitted)
+     */
+    static JobCgroup create(Path sysfsRoot, Path procfsRoot, long limitBytes) {
+        Path root = sysfsRoot.resolve("fs/cgroup");
+        String name = "procscope-job-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        try {
+            Path controllers = root.resolve("cgroup.controllers");
+            int version;
+            Path hierarchy;
+            String own;
+            if (Files.isRegularFile(controllers) && Files.readString(controllers).contains("memory")) {
+                version = 2;
+                hierarchy = root;
+                own = ownPath(procfsRoot, "0::");
+            } else if (Files.isRegularFile(root.resolve("memory/memory.limit_in_bytes"))) {
+                version = 1;
+                hierarchy = root.resolve("memory");
+                own = ownPath(procfsRoot, "memory");
+            } else {
+                throw new ProcscopeException("no memory cgroup controller under " + root
+                        + " (neither v2 with the memory controller nor v1's memory hierarchy)");
+            }
+            // v2 forbids processes in an inner cgroup that has controllers enabled for its children: put the
+            // job at the root of the hierarchy there; v1 nests it beside this JVM when it may.
+            String parent = version == 1 && own != null && !own.equals("/") ? own : "";
+            Path dir = hierarchy.resolve(parent.isEmpty() ? name : parent.substring(1) + "/" + name);
+            try {
+                Files.createDirectory(dir);
+            } catch (IOException e) {
+                parent = "";
+                dir = hierarchy.resolve(name);
+                Files.createDirectory(dir);
+            }
+            JobCgroup cg = new JobCgroup(dir, parent + "/" + name, version);
+            try {
+                if (version == 2) {
+                    Files.writeString(dir.resolve("memory.max"), Long.toString(limitBytes));
+                    if (Files.exists(dir.resolve("memory.swap.max"))) {
+                        Files.writeString(dir.resolve("memory.swap.max"), "0");
+                    }
+                } else {
+                    Files.writeString(dir.resolve("memory.limit_in_bytes"), Long.toString(limitBytes));
+                    if (Files.exists(dir.resolve("memory.swappiness"))) {
+                        Files.writeString(dir.resolve("memory.swappiness"), "0");
+                    }
+                }
+            } catch (IOException e) {
+                cg.remove();
+                throw e;
+            }
+            return cg;
+        } catch (IOException e) {
+            throw new ProcscopeException("cannot make a memory cgroup for the job under " + root + ": " + e, e);
+        }
+    }
+
+    private static String ownPath(Path procfsRoot, String controller) throws IOException {
+        List<String> lines = Files.readAllLines(procfsRoot.resolve("self/cgroup"), StandardCharsets.UTF_8);
+        for (String l : lines) {
+            if (controller.equals("0::") && l.startsWith("0::")) {
+                return l.substring(3);
+            }
+            String[] f = l.split(":", 3);
+            if (f.length == 3 && List.of(f[1].split(",")).contains(controller)) {
+                return f[2];
+            }
+        }
+        return null;
+    }
+
+    /** @return the file a process's pid is written to, to move it in */
+    Path procsFile() {
+        return dir.resolve("cgroup.procs");
+    }
+
+    /** @return its path as the kernel names it in an OOM report ({@code task_memcg=}) */
+    String path() {
+        return path;
+    }
+
+    /** @return how many OOM kills the kernel counted in it, where it counts them */
+    OptionalLong oomKills() {
+        Path f = dir.resolve(version == 2 ? "memory.events" : "memory.oom_control");
+        try {
+            for (String l : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                if (l.startsWith("oom_kill ")) {
+                    return OptionalLong.of(Long.parseLong(l.substring(9).trim()));
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // not counted here
+        }
+        return OptionalLong.empty();
+    }
+
+    /** Removes it, waiting a little for the last task to leave; a failure leaves it behind, unreported. */
+    void remove() {
+        for (int i = 0; i < 50; i++) {
+            try {
+                Files.deleteIfExists(dir);
+                return;
+            } catch (IOException e) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,425 @@
+package io.github.procscope.linux.jobs;
+
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.signals.SignalAction;
+import io.github.procscope.api.diagnose.KernelLog;
+import io.github.procscope.api.diagnose.OomKill;
+import io.github.procscope.api.gpu.GpuDevice;
+import io.github.procscope.api.gpu.GpuProcess;
+import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.job.ForwardedSignal;
+import io.github.procscope.api.job.Job;
+import io.github.procscope.api.job.JobEnding;
+import io.github.procscope.api.job.JobReport;
+import io.github.procscope.api.job.JobSpec;
+import io.github.procscope.api.job.Straggler;
+import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.Signals;
+import io.github.procscope.linux.internal.NativeAccess;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One supervised job. Its thread watches the first process ({@code waitid(WNOWAIT)} every
+ * {@value #TICK_MS} ms), samples the job's processes every sample interval (reaping the members that were
+ * adopted by this JVM and have ended), kills the job when a forwarded signal's grace period has passed,
+ * then ends the stragglers and completes the report.
+ */
+final class LinuxJob implements Job {
+    private static final long TICK_MS = 20;
+    private static final Duration KILL_WAIT = Duration.ofSeconds(5);
+
+    private final JobSpec spec;
+    private final ProcessKey leader;
+    private final Instant started;
+    private final NativeAccess nat;
+    private final ProcessTable table;
+    private final Signals signals;
+    private final KernelLog kernelLog;
+    private final JobTreeSampler sampler;
+    private final long selfPid;
+    private final Optional<Gpus> gpus;
+    private final Optional<JobCgroup> cgroup;
+    private final Map<Integer, Long> peakGpu = new java.util.TreeMap<>();
+    private final CompletableFuture<JobReport> report = new CompletableFuture<>();
+
+    /** Every member seen, with its last sample. Guarded by {@code this}. */
+    private final Map<ProcessKey, ProcessInfo> seen = new LinkedHashMap<>();
+    private final Map<ProcessKey, Duration> cpu = new HashMap<>();
+    private final List<ForwardedSignal> forwarded = new ArrayList<>();
+    private long peakRss;
+    private long peakProcessRss;
+    private long graceDeadlineNanos = Long.MAX_VALUE;
+    private boolean killedAfterGrace;
+    private volatile boolean ended;
+    private PreemptionGuard guard;
+
+    LinuxJob(JobSpec spec, ProcessKey leader, Instant started, NativeAccess nat, ProcessTable table, Signals signals,
+             KernelLog kernelLog, JobTreeSampler sampler, Optional<Gpus> gpus, Optional<JobCgroup> cgroup) {
+        this.gpus = gpus;
+        this.cgroup = cgroup;
+        this.spec = spec;
+        this.leader = leader;
+        this.started = started;
+        this.nat = nat;
+        this.table = table;
+        this.signals = signals;
+        this.kernelLog = kernelLog;
+        this.sampler = sampler;
+        this.selfPid = nat.selfPid();
+    }
+
+    /** Installs the forwarding handlers and starts the supervising thread. */
+    void begin() {
+        if (!spec.forwardedSignals().isEmpty()) {
+            guard = PreemptionGuard.builder().signals(spec.forwardedSignals()).procfs(table)
+                    .listener(r -> forward(r.signal())).install();
+        }
+        Thread t = new Thread(this::supervise, "procscope-job-" + leader.pid());
+        t.setDaemon(true);
+        t.start();
+    }
+
+    @Override
+    public ProcessKey leader() {
+        return leader;
+    }
+
+    @Override
+    public JobSpec spec() {
+        return spec;
+    }
+
+    @Override
+    public JobReport await() throws InterruptedException {
+        try {
+            return report.get();
+        } catch (ExecutionException e) {
+            throw rethrow(e);
+        }
+    }
+
+    @Override
+    public Optional<JobReport> await(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        try {
+            return Optional.of(report.get(Math.max(0, timeout.toNanos()), TimeUnit.NANOSECONDS));
+        } catch (TimeoutException e) {
+            return Optional.empty();
+        } catch (ExecutionException e) {
+            throw rethrow(e);
+        }
+    }
+
+    private static RuntimeException rethrow(ExecutionException e) {
+        Throwable c = e.getCause();
+        if (c instanceof RuntimeException r) {
+            return r;
+        }
+        if (c instanceof Error err) {
+            throw err;
+        }
+        return new ProcscopeException("the job's supervisor failed: " + c, c);
+    }
+
+    @Override
+    public void forward(Signal signal) {
+        Objects.requireNonNull(signal, "signal");
+        if (signal == Signal.KILL || signal == Signal.STOP) {
+            throw new IllegalArgumentException(signal + " is not forwarded: the supervisor sends KILL itself"
+                    + " after the grace period, and STOP would freeze the job");
+        }
+        synchronized (this) {
+            if (ended) {
+                return;
+            }
+            int delivered = sendToAll(signal);
+            forwarded.add(new ForwardedSignal(signal, Instant.now(), delivered));
+            if ((signal.defaultAction() == SignalAction.TERMINATE || signal.defaultAction() == SignalAction.CORE)
+                    && graceDeadlineNanos == Long.MAX_VALUE) {
+                graceDeadlineNanos = System.nanoTime() + spec.grace().toNanos();
+            }
+        }
+    }
+
+    /** Sends to the job's process group, then to each member seen outside it. @return how many got it */
+    private int sendToAll(Signal signal) {
+        List<ProcessInfo> now = sample();
+        int delivered = 0;
+        boolean groupSent = signals.sendToGroup(leader.pid(), signal).delivered();
+        for (ProcessInfo p : now) {
+            if (p.state() == ProcessState.ZOMBIE) {
+                continue;
+            }
+            if (groupSent && p.pgid() == leader.pid()) {
+                delivered++;
+            } else if (signals.send(p.key(), signal).delivered()) {
+                delivered++;
+            }
+        }
+        return delivered;
+    }
+
+    private void supervise() {
+        try {
+            report.complete(superviseAndReport());
+        } catch (Throwable t) {
+            report.completeExceptionally(t);
+        } finally {
+            synchronized (this) {
+                ended = true;
+            }
+            if (guard != null) {
+                guard.close();
+            }
+            cgroup.ifPresent(JobCgroup::remove);
+            LinuxJobSupervisor.jobEnded(nat);
+        }
+    }
+
+    private JobReport superviseAndReport() throws InterruptedException {
+        long intervalNanos = spec.sampleInterval().toNanos();
+        long nextSample = System.nanoTime();
+        ExitStatus status;
+        while (true) {
+            if (nat.peekChildExit(leader.pid()).isPresent()) {
+                sample(); // the zombie's stat holds its final CPU time, its children's included
+                status = nat.reapChild(leader.pid()).orElseThrow(() -> new IllegalStateException(
+                        "the job's first process " + leader.pid() + " had ended but could not be reaped"));
+                break;
+            }
+            long now = System.nanoTime();
+            if (now - nextSample >= 0) {
+                sample();
+                nextSample = now + intervalNanos;
+            }
+            synchronized (this) {
+                if (now - graceDeadlineNanos >= 0) {
+                    graceDeadlineNanos = Long.MAX_VALUE;
+                    killedAfterGrace = true;
+                    sendToAll(Signal.KILL);
+                }
+            }
+            Thread.sleep(TICK_MS);
+        }
+        List<Straggler> stragglers = endStragglers();
+        Instant end = Instant.now();
+        synchronized (this) {
+            ended = true;
+            Duration cpuTotal = cpu.values().stream().reduce(Duration.ZERO, Duration::plus);
+            return new JobReport(spec.command(), leader.pid(), started, end, explain(status),
+                    peakRss, peakProcessRss, peakGpu, cpuTotal, seen.size(), stragglers, forwarded);
+        }
+    }
+
+    /**
+     * Samples the job's processes, keeps the peaks, reaps the adopted members that have ended.
+     *
+     * @return the members now (zombies included); empty if the process table could not be read
+     */
+    private synchronized List<ProcessInfo> sample() {
+        List<ProcessInfo> members;
+        try {
+            members = sampler.members(leader.pid(), seen.keySet());
+        } catch (ProcscopeException e) {
+            return List.of();
+        }
+        List<ProcessInfo> out = new ArrayList<>();
+        long total = 0;
+        for (ProcessInfo p : members) {
+            if (p.pid() == selfPid || p.startTimeTicks() < leader.startTimeTicks()) {
+                continue; // the pid was reused by a process older than the job: not a member
+            }
+            out.add(p);
+            seen.put(p.key(), p);
+            cpu.merge(p.key(), p.cpuTime(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
+            if (p.state() == ProcessState.ZOMBIE) {
+                if (p.ppid() == selfPid && p.pid() != leader.pid()) {
+                    nat.reapChild(p.pid()); // an adopted member: ours to reap, never a ProcessBuilder child
+                }
+                continue;
+            }
+            total += p.rssBytes();
+            peakProcessRss = Math.max(peakProcessRss, p.rssBytes());
+        }
+        peakRss = Math.max(peakRss, total);
+        gpus.ifPresent(g -> sampleGpus(g, out));
+        return out;
+    }
+
+    /** Adds up, per GPU, the memory NVML reports for the job's live processes, and keeps the peaks. */
+    private void sampleGpus(Gpus g, List<ProcessInfo> members) {
+        Set<Long> pids = new java.util.HashSet<>();
+        for (ProcessInfo p : members) {
+            if (p.state() != ProcessState.ZOMBIE) {
+                pids.add(p.pid());
+            }
+        }
+        List<GpuDevice> devices;
+        try {
+            devices = g.devices();
+        } catch (RuntimeException e) {
+            return; // NVML failed this time: no GPU sample
+        }
+        for (GpuDevice d : devices) {
+            long used = 0;
+            boolean seenOn = false;
+            try {
+                for (GpuProcess p : d.processes().processes()) {
+                    if (pids.contains(p.pid()) && p.usedMemoryBytes().isPresent()) {
+                        used += p.usedMemoryBytes().getAsLong();
+                        seenOn = true;
+                    }
+                }
+            } catch (RuntimeException e) {
+                continue; // this GPU could not be read this time
+            }
+            if (seenOn) {
+                peakGpu.merge(d.index(), used, Math::max);
+            }
+        }
+    }
+
+    /** TERM to every member left, KILL after the grace period, until none is left. */
+    private List<Straggler> endStragglers() throws InterruptedException {
+        Map<ProcessKey, Signal> endedBy = new LinkedHashMap<>();
+        Map<ProcessKey, List<String>> cmdlines = new HashMap<>();
+        Map<ProcessKey, String> comms = new HashMap<>();
+        long deadline = System.nanoTime() + spec.grace().toNanos();
+        long killDeadline = Long.MAX_VALUE;
+        while (true) {
+            List<ProcessInfo> alive = alive(sample());
+            if (alive.isEmpty()) {
+                break;
+            }
+            long now = System.nanoTime();
+            boolean kill = now - deadline >= 0;
+            if (kill && killDeadline == Long.MAX_VALUE) {
+                killDeadline = now + KILL_WAIT.toNanos();
+            }
+            if (kill && now - killDeadline >= 0) {
+                throw new ProcscopeException("processes of job " + leader.pid() + " are still alive "
+                        + KILL_WAIT.toSeconds() + " s after SIGKILL (in uninterruptible sleep?): " + alive);
+            }
+            for (ProcessInfo p : alive) {
+                ProcessKey k = p.key();
+                Signal want = kill ? Signal.KILL : Signal.TERM;
+                if (endedBy.get(k) == want) {
+                    continue;
+                }
+                if (!endedBy.containsKey(k)) {
+                    comms.put(k, p.comm());
+                    cmdlines.put(k, readCmdline(p.pid()));
+                }
+                endedBy.put(k, want);
+                signals.send(k, want);
+            }
+            Thread.sleep(TICK_MS);
+        }
+        List<Straggler> out = new ArrayList<>();
+        endedBy.forEach((k, s) -> out.add(new Straggler(k, comms.get(k), cmdlines.get(k), s)));
+        return out;
+    }
+
+    private List<ProcessInfo> alive(List<ProcessInfo> members) {
+        List<ProcessInfo> out = new ArrayList<>();
+        for (ProcessInfo p : members) {
+            if (p.state() != ProcessState.ZOMBIE && p.state() != ProcessState.DEAD) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    private List<String> readCmdline(long pid) {
+        try {
+            return table.cmdline(pid);
+        } catch (ProcscopeException e) {
+            return List.of();
+        }
+    }
+
+    private JobEnding explain(ExitStatus status) {
+        List<ForwardedSignal> fwd;
+        boolean afterGrace;
+        Set<Long> pids = new java.util.HashSet<>();
+        synchronized (this) {
+            fwd = List.copyOf(forwarded);
+            afterGrace = killedAfterGrace;
+            seen.keySet().forEach(k -> pids.add(k.pid()));
+        }
+        if (!fwd.isEmpty()) {
+            ForwardedSignal first = fwd.get(0);
+            String how = afterGrace
+                    ? "it did not end within the grace period of " + human(spec.grace()) + " and was killed with SIGKILL"
+                    : "it ended within the grace period of " + human(spec.grace());
+            return new JobEnding(status, JobEnding.Cause.PREEMPTED, "preempted: " + first.signal().fullName()
+                    + " was forwarded to " + first.processes() + " process(es) of the job; " + how + ". "
+                    + status.explain(), Optional.empty());
+        }
+        long counted = cgroup.map(c -> c.oomKills().orElse(0)).orElse(0L);
+        if (status instanceof ExitStatus.Killed k && k.signal() == Signal.KILL || counted > 0) {
+            Optional<OomKill> oom = findOomKill(pids);
+            if (oom.isEmpty() && counted > 0) {
+                return new JobEnding(status, JobEnding.Cause.OOM_KILLED, "OOM-killed: the job's memory cgroup "
+                        + cgroup.get().path() + " counted " + counted + " OOM kill(s) at its limit of "
+                        + spec.memoryLimitBytes().getAsLong() + " bytes (the kernel log did not name the victim). "
+                        + status.explain(), Optional.empty());
+            }
+            if (oom.isPresent()) {
+                OomKill k = oom.get();
+                StringBuilder b = new StringBuilder("OOM-killed: the kernel's OOM killer ended pid ").append(k.pid())
+                        .append(" (").append(k.comm()).append(")");
+                k.anonRssBytes().ifPresent(v -> b.append(", anon-rss ").append(v / (1024 * 1024)).append(" MiB"));
+                b.append(k.memoryCgroup() ? ", at its memory cgroup's limit" : ", the machine being out of memory");
+                k.cgroup().ifPresent(c -> b.append(" (cgroup ").append(c).append(")"));
+                b.append(". ").append(status.explain());
+                return new JobEnding(status, JobEnding.Cause.OOM_KILLED, b.toString(), oom);
+            }
+        }
+        return new JobEnding(status, status instanceof ExitStatus.Killed ? JobEnding.Cause.KILLED_BY_SIGNAL : JobEnding.Cause.EXITED,
+                status.explain(), Optional.empty());
+    }
+
+    private Optional<OomKill> findOomKill(Set<Long> pids) {
+        try {
+            Instant since = started.minusSeconds(1);
+            for (OomKill k : kernelLog.oomKills()) {
+                if (pids.contains(k.pid()) && k.time().map(t -> !t.isBefore(since)).orElse(true)) {
+                    return Optional.of(k);
+                }
+            }
+        } catch (RuntimeException e) {
+            // No kernel log here (no /dev/kmsg, no permission): no evidence either way.
+        }
+        return Optional.empty();
+    }
+
+    private static String human(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+
+    @Override
+    public String toString() {
+        return "Job[" + leader + " " + spec.command() + "]";
+    }
+}

@@ -1,0 +1,214 @@
+package io.github.procscope.linux.jobs;
+
+import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.Procscope;
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.job.Job;
+import io.github.procscope.api.job.JobEnding;
+import io.github.procscope.api.job.JobReport;
+import io.github.procscope.api.job.JobSpec;
+import io.github.procscope.api.job.JobStartException;
+import io.github.procscope.api.job.Straggler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class LinuxJobSupervisorIT {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private final Procscope scope = Procscope.system();
+
+    private JobReport run(JobSpec spec) throws InterruptedException {
+        Job job = scope.jobs().start(spec);
+        return job.await(WAIT).orElseThrow(() -> new AssertionError("job did not end: " + job));
+    }
+
+    @Test
+    void exitStatusOfTheJobIsReportedExactly() throws Exception {
+        JobReport r = run(JobSpec.of("sh", "-c", "exit 3").withForwardedSignals(List.of()));
+        assertEquals(JobEnding.Cause.EXITED, r.ending().cause());
+        assertEquals(3, ((ExitStatus.Exited) r.ending().status()).code());
+        assertEquals(3, r.ending().status().shellStatus());
+        assertTrue(r.stragglers().isEmpty(), r.stragglers().toString());
+        assertTrue(r.processesStarted() >= 1);
+        assertFalse(r.endTime().isBefore(r.startTime()));
+    }
+
+    @Test
+    void jobRunsInASessionOfItsOwn() throws Exception {
+        Job job = scope.jobs().start(JobSpec.of("sleep", "2").withForwardedSignals(List.of()));
+        ProcessInfo p = scope.processes().process(job.leader().pid());
+        assertEquals(job.leader().pid(), p.sid());
+        assertEquals(job.leader().pid(), p.pgid());
+        assertEquals(0, job.await().ending().status().shellStatus());
+    }
+
+    @Test
+    void aKillFromOutsideIsReportedAsKilledBySigkill() throws Exception {
+        Job job = scope.jobs().start(JobSpec.of("sleep", "60").withForwardedSignals(List.of()));
+        Thread.sleep(200);
+        assertTrue(scope.signals().send(job.leader(), Signal.KILL).delivered());
+        JobReport r = job.await(WAIT).orElseThrow();
+        assertEquals(JobEnding.Cause.KILLED_BY_SIGNAL, r.ending().cause());
+        assertEquals(Signal.KILL, ((ExitStatus.Killed) r.ending().status()).signal());
+        assertEquals(137, r.ending().status().shellStatus());
+        assertTrue(r.ending().explanation().contains("killed by SIGKILL"), r.ending().explanation());
+    }
+
+    @Test
+    void aForwardedTermPreemptsAJobThatHandlesIt() throws Exception {
+        Job job = scope.jobs().start(JobSpec.of("sh", "-c", "trap 'exit 143' TERM; while :; do sleep 0.05; done")
+                .withForwardedSignals(List.of()).withGrace(Duration.ofSeconds(20)));
+        Thread.sleep(300);
+        job.forward(Signal.TERM);
+        JobReport r = job.await(WAIT).orElseThrow();
+        assertEquals(JobEnding.Cause.PREEMPTED, r.ending().cause());
+        assertEquals(143, ((ExitStatus.Exited) r.ending().status()).code());
+        assertEquals(Signal.TERM, r.forwardedSignals().get(0).signal());
+        assertTrue(r.forwardedSignals().get(0).processes() >= 1);
+        assertTrue(r.ending().explanation().contains("within the grace period"), r.ending().explanation());
+    }
+
+    @Test
+    void aJobIgnoringAForwardedTermIsKilledAfterTheGracePeriod() throws Exception {
+        Job job = scope.jobs().start(JobSpec.of("sh", "-c", "trap '' TERM; while :; do sleep 0.05; done")
+                .withForwardedSignals(List.of()).withGrace(Duration.ofMillis(500)));
+        Thread.sleep(300);
+        job.forward(Signal.TERM);
+        JobReport r = job.await(WAIT).orElseThrow();
+        assertEquals(JobEnding.Cause.PREEMPTED, r.ending().cause());
+        assertEquals(Signal.KILL, ((ExitStatus.Killed) r.ending().status()).signal());
+        assertTrue(r.ending().explanation().contains("did not end within the grace period"), r.ending().explanation());
+    }
+
+    @Test
+    void aDoubleForkedWorkerIgnoringTermIsKilledAndListed() throws Exception {
+        String marker = "procscope-test-worker-" + UUID.randomUUID();
+        String worker = "trap '' TERM; while :; do sleep 0.05; done";
+        JobReport r = run(JobSpec.of("sh", "-c", "( sh -c \"" + worker + "\" " + marker + " & ); sleep 0.5; exit 0")
+                .withForwardedSignals(List.of()).withGrace(Duration.ofMillis(300))
+                .withSampleInterval(Duration.ofMillis(50)));
+        assertEquals(0, r.ending().status().shellStatus());
+        Straggler s = r.stragglers().stream().filter(x -> x.cmdline().contains(marker)).findFirst()
+                .orElseThrow(() -> new AssertionError("worker not listed: " + r.stragglers()));
+        assertEquals(Signal.KILL, s.endedBy());
+        for (ProcessInfo p : scope.processes().snapshot().processes()) {
+            assertFalse(p.sid() == r.leaderPid(), "left behind: " + p);
+            List<String> cmd = scope.processes().find(p.pid()).map(x -> safeCmdline(p.pid())).orElse(List.of());
+            assertFalse(cmd.contains(marker), "left behind: " + p);
+        }
+    }
+
+    private List<String> safeCmdline(long pid) {
+        try {
+            return scope.processes().cmdline(pid);
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+    }
+
+    @Test
+    void processBuilderChildrenKeepTheirExitStatusWhileOrphansAreReaped() throws Exception {
+        long self = ProcessHandle.current().pid();
+        Process beside = new ProcessBuilder("sh", "-c", "sleep 1; exit 7").start();
+        Job job = scope.jobs().start(JobSpec.of("sh", "-c",
+                        "for i in 1 2 3 4 5; do (sleep 0.2 &); done; sleep 1.5")
+                .withForwardedSignals(List.of()).withSampleInterval(Duration.ofMillis(50)));
+        assertTrue(beside.waitFor(30, TimeUnit.SECONDS));
+        assertEquals(7, beside.exitValue());
+        JobReport r = job.await(WAIT).orElseThrow();
+        assertEquals(0, r.ending().status().shellStatus());
+        assertTrue(r.processesStarted() >= 6, "seen " + r.processesStarted());
+        for (ProcessInfo p : scope.processes().snapshot().processes()) {
+            assertFalse(p.ppid() == self && p.state() == ProcessState.ZOMBIE && p.sid() == r.leaderPid(),
+                    "an adopted orphan was not reaped: " + p);
+        }
+    }
+
+    @Test
+    void peakRssMatchesTheKernelsCountWithin5Percent(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("rss");
+        String perl = "my $x = \"a\" x (200*1024*1024); substr($x, 5, 1) = \"b\"; sleep 1;"
+                + " open(my $s, '<', '/proc/self/status'); my ($l) = grep { /^VmRSS:/ } <$s>;"
+                + " open(my $o, '>', $ARGV[0]); print $o $l; close $o; sleep 1;";
+        JobReport r = run(JobSpec.of("perl", "-e", perl, out.toString()).withForwardedSignals(List.of())
+                .withSampleInterval(Duration.ofMillis(100)));
+        assertEquals(0, r.ending().status().shellStatus(), r.ending().explanation());
+        long kernelRss = Long.parseLong(Files.readString(out).replaceAll("[^0-9]", "")) * 1024;
+        assertTrue(kernelRss >= 200L << 20, "the job touched " + kernelRss);
+        double ratio = (double) r.peakRssBytes() / kernelRss;
+        assertTrue(ratio > 0.95 && ratio < 1.05, "peak " + r.peakRssBytes() + " vs VmRSS " + kernelRss);
+        assertTrue(r.peakProcessRssBytes() <= r.peakRssBytes());
+        assertTrue(r.cpuTime().compareTo(Duration.ZERO) > 0);
+    }
+
+    @Test
+    void anUnknownProgramIsATypedStartFailure() {
+        JobStartException e = assertThrows(JobStartException.class,
+                () -> scope.jobs().start(JobSpec.of("procscope-no-such-program-" + UUID.randomUUID())));
+        assertTrue(e.notFound(), e.getMessage());
+        assertEquals(127, e.shellStatus());
+    }
+
+    @Test
+    void badSpecsAreRefused() {
+        assertThrows(IllegalArgumentException.class, () -> JobSpec.of(List.of()));
+        assertThrows(IllegalArgumentException.class, () -> JobSpec.of("sh").withGrace(Duration.ofSeconds(-1)));
+        assertThrows(IllegalArgumentException.class, () -> JobSpec.of("sh").withSampleInterval(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> JobSpec.of("sh").withForwardedSignals(List.of(Signal.KILL)));
+        assertThrows(IllegalArgumentException.class, () -> JobSpec.of("a\0b"));
+    }
+
+    @Test
+    void aJobOverItsMemoryLimitIsReportedOomKilledWithItsVictim() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(Path.of("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+                || Files.isRegularFile(Path.of("/sys/fs/cgroup/cgroup.controllers")), "no memory cgroup controller");
+        JobReport r = run(JobSpec.of("perl", "-e", "my $x = \"a\" x (256*1024*1024); sleep 5;")
+                .withForwardedSignals(List.of()).withMemoryLimit(64L << 20).withSampleInterval(Duration.ofMillis(50)));
+        assertEquals(137, r.ending().status().shellStatus(), r.ending().explanation());
+        assertEquals(JobEnding.Cause.OOM_KILLED, r.ending().cause(), r.ending().explanation());
+        r.ending().oomKill().ifPresent(k -> assertEquals(r.leaderPid(), k.pid()));
+        assertTrue(r.ending().explanation().contains("OOM-killed"), r.ending().explanation());
+    }
+
+    @Test
+    void theJvmStopsBeingASubreaperWhenNoJobRuns() throws Exception {
+        run(JobSpec.of("true").withForwardedSignals(List.of()));
+        long self = ProcessHandle.current().pid();
+        Process sh = new ProcessBuilder("sh", "-c", "sleep 5 & echo $!").start();
+        long orphan = Long.parseLong(new String(sh.getInputStream().readAllBytes()).trim());
+        assertTrue(sh.waitFor(30, TimeUnit.SECONDS));
+        try {
+            long ppid = scope.processes().process(orphan).ppid();
+            assertTrue(ppid != self, "the orphan " + orphan + " was adopted by this JVM after every job had ended");
+        } finally {
+            ProcessHandle.of(orphan).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    @Test
+    void theJobInheritsOnlyTheStandardStreams(@TempDir Path tmp) throws Exception {
+        Path out = tmp.resolve("fds");
+        try (java.io.FileInputStream held = new java.io.FileInputStream("/proc/self/stat")) {
+            JobReport r = run(JobSpec.of("sh", "-c", "ls /proc/$$/fd > \"$0\"", out.toString())
+                    .withForwardedSignals(List.of()));
+            assertEquals(0, r.ending().status().shellStatus());
+        }
+        List<String> fds = Files.readAllLines(out);
+        // 0, 1, 2, and the descriptor the shell opened for its redirection
+        assertTrue(fds.size() <= 4, "the job inherited " + fds);
+    }
+}

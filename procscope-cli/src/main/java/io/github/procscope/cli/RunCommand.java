@@ -1,0 +1,245 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.gpu.GpuUnavailableException;
+import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.job.ForwardedSignal;
+import io.github.procscope.api.job.JobReport;
+import io.github.procscope.api.job.JobSpec;
+import io.github.procscope.api.job.JobStartException;
+import io.github.procscope.api.job.Straggler;
+import io.github.procscope.api.signals.ExitStatus;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+/** {@code procscope run [options] -- CMD ARGS...}: a command as a supervised job, in the foreground. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run a command as a supervised job, in the foreground, and explain how it ended.",
+                "The command runs in a session of its own with this terminal's input, output and error. "
+                        + "Its processes are sampled for peak memory, CPU and, where NVML can be used, GPU memory per GPU. "
+                        + "TERM, INT, HUP, USR1 and USR2 received by procscope are passed on to every process of the "
+                        + "job; after the grace period, KILL. When the command's first process ends, every process "
+                        + "it left behind gets TERM, then KILL after the grace period, so that nothing of the job is "
+                        + "left. Orphans of the job come back to procscope (it is their child subreaper) and are reaped.",
+                "Exit status: the job's, as a shell gives it: N when it exited with N, 128 + S when signal S "
+                        + "killed it; 127 when the command was not found, 126 when it could not be executed; 2 bad usage."},
+        footer = {"", "Examples:", "  procscope run -- python train.py --epochs 10",
+                "  procscope run --report run.json --grace 30s --forward TERM,USR1 -- ./train.sh"})
+final class RunCommand implements Callable<Integer> {
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Option(names = "--report", paramLabel = "FILE",
+            description = "Write the job's report here, as JSON (replaced if it exists; not a directory).")
+    Path report;
+
+    @Option(names = "--grace", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long the job may take to end after a forwarded signal, and processes left behind "
+                    + "after TERM, before KILL (default: 10s).")
+    Duration grace = JobSpec.DEFAULT_GRACE;
+
+    @Option(names = "--interval", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How often the job's processes are sampled for peak memory and CPU (default: 1s; at least 10ms).")
+    Duration interval = JobSpec.DEFAULT_INTERVAL;
+
+    @Option(names = "--forward", paramLabel = "SIGNALS", split = ",",
+            description = "The signals passed on to the job, by name or number, comma-separated, or 'none' "
+                    + "(default: TERM,INT,HUP,USR1,USR2).")
+    List<String> forward;
+
+    @Option(names = "--memory-limit", paramLabel = "SIZE", converter = SizeConverter.class,
+            description = "Run the job in a memory cgroup of its own with this limit (bytes, or with K, M, G, T: "
+                    + "binary units, e.g. 512M, 8G; at least 1M). Needs a writable memory cgroup controller (root).")
+    Long memoryLimit;
+
+    @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
+    List<String> command;
+
+    @Override
+    public Integer call() {
+        Context ctx = root.context();
+        ctx.signals("run");
+        JobSpec spec;
+        try {
+            spec = JobSpec.of(command).withGrace(grace).withSampleInterval(interval)
+                    .withForwardedSignals(forwardedSignals());
+            if (memoryLimit != null) {
+                spec = spec.withMemoryLimit(memoryLimit);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
+        if (report != null && Files.isDirectory(report)) {
+            throw new IllegalArgumentException("--report " + report + " is a directory; name a file");
+        }
+        JobReport r;
+        Gpus gpus = null;
+        try {
+            gpus = ctx.scope().openGpus();
+        } catch (GpuUnavailableException e) {
+            // No GPU to sample: the report's peakGpuMemoryBytes stays empty.
+        }
+        try {
+            r = (gpus != null ? ctx.scope().jobs().start(spec, gpus) : ctx.scope().jobs().start(spec)).await();
+        } catch (JobStartException e) {
+            ctx.err().println("procscope run: " + ProcscopeCli.message(e));
+            return e.shellStatus();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ctx.err().println("procscope run: interrupted while waiting for the job");
+            return 128 + Signal.INT.number();
+        } finally {
+            if (gpus != null) {
+                gpus.close();
+            }
+        }
+        if (report != null) {
+            write(report, r);
+        }
+        ExitStatus s = r.ending().status();
+        if (!s.isSuccess() || !r.stragglers().isEmpty()) {
+            ctx.err().println("procscope run: " + r.ending().explanation()
+                    + (r.stragglers().isEmpty() ? "" : " " + r.stragglers().size() + " process(es) left behind were ended."));
+        }
+        return s.shellStatus();
+    }
+
+    private List<Signal> forwardedSignals() {
+        if (forward == null) {
+            return JobSpec.DEFAULT_FORWARDED;
+        }
+        if (forward.size() == 1 && forward.get(0).trim().equalsIgnoreCase("none")) {
+            return List.of();
+        }
+        List<Signal> out = new ArrayList<>();
+        for (String f : forward) {
+            try {
+                out.add(Signal.parse(f.trim()));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--forward: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private static void write(Path file, JobReport r) {
+        try {
+            Path abs = file.toAbsolutePath();
+            Path tmp = Files.createTempFile(abs.getParent(), ".procscope-report-", ".tmp");
+            try {
+                Files.writeString(tmp, Context.mapper().writerWithDefaultPrettyPrinter()
+                        .writeValueAsString(json(r)) + "\n", StandardCharsets.UTF_8);
+                Files.move(tmp, abs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the report as JSON: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot write the report to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the report with its stable JSON names */
+    static ObjectNode json(JobReport r) {
+        ObjectNode o = Json.object();
+        Json.putStrings(o, "command", r.command());
+        o.put("pid", r.leaderPid());
+        Json.put(o, "startTime", r.startTime());
+        Json.put(o, "endTime", r.endTime());
+        Json.put(o, "durationSeconds", r.duration());
+        ObjectNode exit = o.putObject("exit");
+        ExitStatus s = r.ending().status();
+        if (s instanceof ExitStatus.Exited e) {
+            exit.put("code", e.code());
+            exit.putNull("signal");
+            exit.put("coreDumped", false);
+        } else if (s instanceof ExitStatus.Killed k) {
+            exit.putNull("code");
+            exit.put("signal", k.signal().fullName());
+            exit.put("coreDumped", k.coreDumped());
+        }
+        exit.put("shellStatus", s.shellStatus());
+        exit.put("cause", r.ending().cause().name());
+        exit.put("explanation", r.ending().explanation());
+        r.ending().oomKill().ifPresent(k -> {
+            ObjectNode v = exit.putObject("oomVictim");
+            v.put("pid", k.pid());
+            v.put("comm", k.comm());
+            Json.put(v, "anonRssBytes", k.anonRssBytes());
+            v.put("memoryCgroup", k.memoryCgroup());
+            Json.putText(v, "cgroup", k.cgroup());
+        });
+        o.put("peakRssBytes", r.peakRssBytes());
+        o.put("peakProcessRssBytes", r.peakProcessRssBytes());
+        ObjectNode gpu = o.putObject("peakGpuMemoryBytes");
+        r.peakGpuMemoryBytes().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
+                .forEach(e -> gpu.put(Integer.toString(e.getKey()), e.getValue()));
+        Json.put(o, "cpuSeconds", r.cpuTime());
+        o.put("processesStarted", r.processesStarted());
+        ArrayNode st = o.putArray("stragglers");
+        for (Straggler x : r.stragglers()) {
+            ObjectNode n = st.addObject();
+            n.put("pid", x.process().pid());
+            n.put("comm", x.comm());
+            Json.putStrings(n, "cmdline", x.cmdline());
+            n.put("endedBy", x.endedBy().fullName());
+        }
+        ArrayNode fw = o.putArray("forwardedSignals");
+        for (ForwardedSignal f : r.forwardedSignals()) {
+            ObjectNode n = fw.addObject();
+            n.put("signal", f.signal().fullName());
+            Json.put(n, "at", f.at());
+            n.put("processes", f.processes());
+        }
+        return o;
+    }
+
+    /** A size in bytes: {@code 1048576}, {@code 512K}, {@code 64M}, {@code 8G}, {@code 1T} (binary, with or without {@code iB}). */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            String v = value.trim().toUpperCase(Locale.ROOT);
+            if (v.endsWith("IB")) {
+                v = v.substring(0, v.length() - 2);
+            } else if (v.endsWith("B")) {
+                v = v.substring(0, v.length() - 1);
+            }
+            int shift = 0;
+            if (!v.isEmpty() && "KMGT".indexOf(v.charAt(v.length() - 1)) >= 0) {
+                shift = 10 * ("KMGT".indexOf(v.charAt(v.length() - 1)) + 1);
+                v = v.substring(0, v.length() - 1);
+            }
+            if (!v.matches("[0-9]{1,18}")) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a size: write bytes, or 512K, 64M, 8G, 1T");
+            }
+            long n = Long.parseLong(v);
+            if (n > (Long.MAX_VALUE >> shift)) {
+                throw new CommandLine.TypeConversionException("'" + value + "' is too large");
+            }
+            return n << shift;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "run %s", command);
+    }
+}

@@ -1,0 +1,188 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.Procscope;
+import io.github.procscope.cli.demo.TrainingLoopDemo;
+import io.github.procscope.testing.Spawned;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class RunCommandIT {
+    private static final Duration TIMEOUT = Duration.ofSeconds(90);
+
+    private static JsonNode read(Path report) throws Exception {
+        return Context.mapper().readTree(Files.readString(report));
+    }
+
+    @Test
+    void exitsWithTheJobsStatusAndReportsIt(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("r.json");
+        CliRun r = CliRun.of("run", "--report", report.toString(), "--", "sh", "-c", "exit 3");
+        assertEquals(3, r.status(), r.err());
+        JsonNode j = read(report);
+        assertEquals(3, j.path("exit").path("code").asInt());
+        assertTrue(j.path("exit").path("signal").isNull());
+        assertEquals("EXITED", j.path("exit").path("cause").asText());
+        assertEquals("sh", j.path("command").get(0).asText());
+        for (String name : List.of("startTime", "endTime", "durationSeconds", "peakRssBytes", "peakGpuMemoryBytes",
+                "cpuSeconds", "processesStarted", "stragglers", "forwardedSignals")) {
+            assertTrue(j.has(name), "no " + name + " in " + j);
+        }
+        assertTrue(j.path("exit").has("coreDumped") && j.path("exit").has("explanation"));
+    }
+
+    @Test
+    void aKillFromOutsideExits137(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("r.json");
+        Path pidFile = tmp.resolve("pid");
+        // The job writes its own pid, and a test thread kills it by that pid.
+        Thread killer = new Thread(() -> {
+            try {
+                long deadline = System.nanoTime() + TIMEOUT.toNanos();
+                while (!Files.exists(pidFile) || Files.readString(pidFile).isBlank()) {
+                    if (System.nanoTime() > deadline) {
+                        return;
+                    }
+                    Thread.sleep(20);
+                }
+                long pid = Long.parseLong(Files.readString(pidFile).trim());
+                Procscope s = Procscope.system();
+                s.signals().send(s.processes().key(pid), io.github.procscope.api.signals.Signal.KILL);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        killer.start();
+        CliRun r = CliRun.of("run", "--report", report.toString(), "--", "sh", "-c",
+                "echo $$ > " + pidFile + "; exec sleep 60");
+        killer.join();
+        assertEquals(137, r.status(), r.err());
+        JsonNode j = read(report);
+        assertEquals("SIGKILL", j.path("exit").path("signal").asText());
+        assertEquals("KILLED_BY_SIGNAL", j.path("exit").path("cause").asText());
+        assertTrue(j.path("exit").path("explanation").asText().contains("killed by SIGKILL"), j.toString());
+        assertTrue(r.err().contains("killed by SIGKILL"), r.err());
+    }
+
+    @Test
+    void termToRunIsForwardedAndTheCheckpointHoldsTheFinishedStep(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("r.json");
+        Path ckpt = tmp.resolve("run.ckpt");
+        List<String> train = Spawned.javaCommand(List.of(), TrainingLoopDemo.class, "--checkpoint", ckpt.toString(),
+                "--steps", "100000", "--step-ms", "50").command();
+        List<String> args = new ArrayList<>(List.of("run", "--report", report.toString(), "--grace", "60s", "--"));
+        args.addAll(train);
+        try (Spawned spawned = new Spawned()) {
+            Process run = spawned.start(Spawned.javaCommand(List.of(), ProcscopeCli.class, args.toArray(String[]::new))
+                    .redirectError(ProcessBuilder.Redirect.INHERIT));
+            assertEquals("step 1", Spawned.readLine(run, TIMEOUT));
+            assertEquals("step 2", Spawned.readLine(run, TIMEOUT));
+            run.toHandle();
+            Procscope s = Procscope.system();
+            s.signals().send(s.processes().key(run.pid()), io.github.procscope.api.signals.Signal.TERM);
+            String last = null;
+            for (String line = Spawned.readLine(run, TIMEOUT); line != null; line = Spawned.readLine(run, TIMEOUT)) {
+                last = line;
+                if (line.startsWith("checkpoint saved")) {
+                    break;
+                }
+            }
+            assertTrue(run.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(143, run.exitValue());
+            assertTrue(last != null && last.startsWith("checkpoint saved after step "), "last line: " + last);
+            String step = last.substring("checkpoint saved after step ".length()).trim();
+            assertTrue(Files.readString(ckpt).contains(step), "the checkpoint holds step " + step);
+            JsonNode j = read(report);
+            assertEquals("PREEMPTED", j.path("exit").path("cause").asText());
+            assertEquals(143, j.path("exit").path("code").asInt());
+            assertEquals("SIGTERM", j.path("forwardedSignals").get(0).path("signal").asText());
+            assertTrue(j.path("exit").path("explanation").asText().contains("within the grace period"), j.toString());
+        }
+    }
+
+    @Test
+    void nothingOfTheJobIsLeftAndTheStragglerIsListedAsKilled(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("r.json");
+        String marker = "procscope-run-worker-" + UUID.randomUUID();
+        String worker = "trap '' TERM; while :; do sleep 0.05; done";
+        CliRun r = CliRun.of("run", "--report", report.toString(), "--grace", "300ms", "--interval", "50ms", "--",
+                "sh", "-c", "( sh -c \"" + worker + "\" " + marker + " & ); sleep 0.5; exit 0");
+        assertEquals(0, r.status(), r.err());
+        JsonNode j = read(report);
+        boolean listed = false;
+        for (JsonNode s : j.path("stragglers")) {
+            if (s.path("cmdline").toString().contains(marker)) {
+                listed = true;
+                assertEquals("SIGKILL", s.path("endedBy").asText());
+            }
+        }
+        assertTrue(listed, j.toString());
+        Procscope scope = Procscope.system();
+        for (ProcessInfo p : scope.processes().snapshot().processes()) {
+            List<String> cmd;
+            try {
+                cmd = scope.processes().cmdline(p.pid());
+            } catch (RuntimeException e) {
+                continue;
+            }
+            assertFalse(cmd.contains(marker), "left behind: " + p);
+        }
+    }
+
+    @Test
+    void peakRssOfA200MiBJobIsWithin5Percent(@TempDir Path tmp) throws Exception {
+        Path report = tmp.resolve("r.json");
+        Path out = tmp.resolve("rss");
+        String perl = "my $x = \"a\" x (200*1024*1024); substr($x, 5, 1) = \"b\"; sleep 1;"
+                + " open(my $s, '<', '/proc/self/status'); my ($l) = grep { /^VmRSS:/ } <$s>;"
+                + " open(my $o, '>', $ARGV[0]); print $o $l; close $o; sleep 1;";
+        CliRun r = CliRun.of("run", "--report", report.toString(), "--interval", "100ms", "--",
+                "perl", "-e", perl, out.toString());
+        assertEquals(0, r.status(), r.err());
+        long kernelRss = Long.parseLong(Files.readString(out).replaceAll("[^0-9]", "")) * 1024;
+        assertTrue(kernelRss >= 200L << 20);
+        double ratio = read(report).path("peakRssBytes").asDouble() / kernelRss;
+        assertTrue(ratio > 0.95 && ratio < 1.05, "ratio " + ratio);
+    }
+
+    @Test
+    void badInputGetsOneLineAndAShellStatus() {
+        CliRun notFound = CliRun.of("run", "--", "procscope-no-such-program-" + UUID.randomUUID());
+        assertEquals(127, notFound.status());
+        assertTrue(notFound.err().startsWith("procscope run: cannot start"), notFound.err());
+        assertEquals(2, CliRun.of("run", "--forward", "BOGUS", "--", "true").status());
+        assertEquals(2, CliRun.of("run", "--forward", "KILL", "--", "true").status());
+        assertEquals(2, CliRun.of("run", "--interval", "1ms", "--", "true").status());
+        assertEquals(2, CliRun.of("run").status());
+        assertEquals(2, CliRun.of("run", "--memory-limit", "lots", "--", "true").status());
+        assertEquals(2, CliRun.of("run", "--memory-limit", "99999999999T", "--", "true").status());
+        assertEquals(2, CliRun.of("run", "--memory-limit", "100K", "--", "true").status());
+    }
+
+    @Test
+    void aMemoryLimitOf64MiBOnA256MiBJobExits137OomKilled(@TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "needs root");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isRegularFile(Path.of("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+                || Files.isRegularFile(Path.of("/sys/fs/cgroup/cgroup.controllers")), "no memory cgroup controller");
+        Path report = tmp.resolve("r.json");
+        CliRun r = CliRun.of("run", "--report", report.toString(), "--memory-limit", "64M", "--forward", "none", "--",
+                "perl", "-e", "my $x = \"a\" x (256*1024*1024); sleep 5;");
+        assertEquals(137, r.status(), r.err());
+        JsonNode exit = read(report).path("exit");
+        assertEquals("OOM_KILLED", exit.path("cause").asText(), exit.toString());
+        assertEquals(read(report).path("pid").asLong(), exit.path("oomVictim").path("pid").asLong(), exit.toString());
+    }
+}
