@@ -45,6 +45,8 @@ class ParserContractTest {
         m.put("MeminfoParser", b -> MeminfoParser.parse(SOURCE, b, b.length));
         m.put("MountinfoParser", b -> MountinfoParser.parse(SOURCE, b, b.length));
         m.put("ProcCgroupParser", b -> ProcCgroupParser.parse(SOURCE, b, b.length));
+        m.put("CgroupOwnerParser", b -> CgroupOwnerParser.membership(SOURCE, b, b.length));
+        m.put("ProcEventParser", b -> ProcEventParser.parse(b, b.length, new java.util.ArrayList<>()));
         m.put("SmapsParser.smaps", b -> SmapsParser.parseSmaps(SOURCE, b, b.length));
         m.put("SmapsParser.rollup", b -> SmapsParser.parseRollup(SOURCE, b, b.length));
         m.put("StatParser", b -> StatParser.parse(SOURCE, b, b.length, Fixtures.CONSTANTS));

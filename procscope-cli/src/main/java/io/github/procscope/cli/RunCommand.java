@@ -31,7 +31,8 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope run [options] -- CMD ARGS...}: a command as a supervised job, in the foreground. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a command as a supervised job, in the foreground, and explain how it ended.",
+        description = {"Run a command as a supervised job and explain how it ended.",
+                "It runs in the foreground.",
                 "The command runs in a session of its own with this terminal's input, output and error. "
                         + "Its processes are sampled for peak memory, CPU and, where NVML can be used, GPU memory per GPU. "
                         + "TERM, INT, HUP, USR1 and USR2 received by procscope are passed on to every process of the "

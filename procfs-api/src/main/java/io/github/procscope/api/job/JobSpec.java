@@ -46,7 +46,13 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      *                                  under 1 MiB or over 2^62 bytes
      */
     public JobSpec {
-        command = List.copyOf(Objects.requireNonNull(command, "command"));
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(environment, "environment");
+        Objects.requireNonNull(grace, "grace");
+        Objects.requireNonNull(sampleInterval, "sampleInterval");
+        Objects.requireNonNull(forwardedSignals, "forwardedSignals");
+        Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+        command = List.copyOf(command);
         if (command.isEmpty()) {
             throw new IllegalArgumentException("a job needs a command: the program to run and its arguments");
         }
