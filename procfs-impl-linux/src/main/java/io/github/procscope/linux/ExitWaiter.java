@@ -27,7 +27,7 @@ final class ExitWaiter implements AutoCloseable {
         }
     }
 
-    private final NativeAccess nat;
+    private final ProcessCalls nat;
     private final LinuxSignals signals;
     private final boolean usePidfd;
     private final long pollInitialNanos;
@@ -35,7 +35,7 @@ final class ExitWaiter implements AutoCloseable {
     private long backoffNanos;
     private final List<Watch> opened = new ArrayList<>();
 
-    ExitWaiter(NativeAccess nat, LinuxSignals signals, boolean usePidfd, long pollInitialNanos, long pollMaxNanos) {
+    ExitWaiter(ProcessCalls nat, LinuxSignals signals, boolean usePidfd, long pollInitialNanos, long pollMaxNanos) {
         this.nat = nat;
         this.signals = signals;
         this.usePidfd = usePidfd && nat.pidfdPossible();

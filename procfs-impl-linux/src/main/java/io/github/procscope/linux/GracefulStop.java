@@ -64,7 +64,7 @@ final class GracefulStop {
     }
 
     private final LinuxSignals signals;
-    private final NativeAccess nat;
+    private final ProcessCalls nat;
     private final Membership membership;
     private final StopOptions options;
     private final String description;
@@ -72,7 +72,7 @@ final class GracefulStop {
     private final boolean usePidfd;
     private final Map<ProcessKey, Member> members = new LinkedHashMap<>();
 
-    GracefulStop(LinuxSignals signals, NativeAccess nat, Membership membership, StopOptions options,
+    GracefulStop(LinuxSignals signals, ProcessCalls nat, Membership membership, StopOptions options,
                  String description, Process jdkChild, boolean usePidfd) {
         this.signals = signals;
         this.nat = nat;

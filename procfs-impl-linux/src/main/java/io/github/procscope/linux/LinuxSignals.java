@@ -61,11 +61,11 @@ import java.util.Set;
  */
 public final class LinuxSignals implements Signals {
     private final ProcessTable table;
-    private final NativeAccess nat;
+    private final ProcessCalls nat;
     private final boolean allowSelf;
     private final boolean usePidfd;
 
-    private LinuxSignals(ProcessTable table, NativeAccess nat, boolean allowSelf, boolean usePidfd) {
+    private LinuxSignals(ProcessTable table, ProcessCalls nat, boolean allowSelf, boolean usePidfd) {
         this.table = table;
         this.nat = nat;
         this.allowSelf = allowSelf;
@@ -80,7 +80,7 @@ public final class LinuxSignals implements Signals {
      */
     public static LinuxSignals using(ProcessTable table) {
         Objects.requireNonNull(table, "table");
-        return new LinuxSignals(table, NativeAccess.get(), false, true);
+        return new LinuxSignals(table, ProcessCalls.get(), false, true);
     }
 
     /**

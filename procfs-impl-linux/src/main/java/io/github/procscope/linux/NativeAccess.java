@@ -20,7 +20,7 @@ import java.util.Set;
  * <p>Loaded once per JVM, on first use (never in a static initializer of a public class); a failure is
  * remembered and reported as {@link SignalsUnavailableException} on every later attempt.
  */
-final class NativeAccess {
+final class NativeAccess implements ProcessCalls {
     /** {@code errno} values of the generic Linux ABI. */
     static final int EPERM = 1;
     static final int ESRCH = 3;
@@ -93,12 +93,14 @@ final class NativeAccess {
     }
 
     /** @return this JVM's pid */
-    long selfPid() {
+    @Override
+    public long selfPid() {
         return selfPid;
     }
 
     /** @return this JVM's process group id ({@code getpgrp()}) */
-    long selfProcessGroup() {
+    @Override
+    public long selfProcessGroup() {
         return posix.getpgid(0);
     }
 
@@ -107,7 +109,8 @@ final class NativeAccess {
      *
      * @return 0 on success, else the errno
      */
-    int kill(long pid, Signal signal) {
+    @Override
+    public int kill(long pid, Signal signal) {
         if (pid == 0 || pid == -1 || pid == Integer.MIN_VALUE || pid > Integer.MAX_VALUE || pid < Integer.MIN_VALUE) {
             throw new IllegalStateException("refusing kill(" + pid + "): not a process or group id");
         }
@@ -116,7 +119,8 @@ final class NativeAccess {
     }
 
     /** @return whether {@link #pidfdOpen(long)} may work on this platform */
-    boolean pidfdPossible() {
+    @Override
+    public boolean pidfdPossible() {
         return pidfdSyscallKnown;
     }
 
@@ -126,7 +130,8 @@ final class NativeAccess {
      * @return a file descriptor (&gt;= 0), or minus the errno ({@code -ESRCH}: no such process;
      *         {@code -ENOSYS}, {@code -EPERM} under seccomp, {@code -EMFILE}...: no pidfd to be had)
      */
-    int pidfdOpen(long pid) {
+    @Override
+    public int pidfdOpen(long pid) {
         if (!pidfdSyscallKnown) {
             return -38; // ENOSYS
         }
@@ -138,7 +143,8 @@ final class NativeAccess {
     }
 
     /** Closes a descriptor from {@link #pidfdOpen(long)}. */
-    void close(int fd) {
+    @Override
+    public void close(int fd) {
         posix.close(fd);
     }
 
@@ -152,7 +158,8 @@ final class NativeAccess {
      * @param ready     set to true for each readable descriptor
      * @return how many are readable (0 on timeout or interruption by a signal)
      */
-    int pollReadable(int[] fds, int count, int timeoutMs, boolean[] ready) {
+    @Override
+    public int pollReadable(int[] fds, int count, int timeoutMs, boolean[] ready) {
         Pointer p = Memory.allocateDirect(runtime, 8 * Math.max(1, count));
         for (int i = 0; i < count; i++) {
             p.putInt(8L * i, fds[i]);
@@ -187,7 +194,8 @@ final class NativeAccess {
      * @return the exact exit status, if the pid is a child of this JVM that has ended and not been
      *         reaped yet
      */
-    Optional<ExitStatus> peekChildExit(long pid) {
+    @Override
+    public Optional<ExitStatus> peekChildExit(long pid) {
         if (libc == null || pid > Integer.MAX_VALUE) {
             return Optional.empty();
         }

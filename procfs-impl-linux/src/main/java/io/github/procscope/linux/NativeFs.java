@@ -16,7 +16,7 @@ import jnr.posix.POSIX;
  * <p>Loaded lazily, once, on first use; a failure becomes {@link NativeUnavailableException}, raised again
  * on every later use. Thread-safe: {@link Stat} buffers are per caller.
  */
-final class NativeFs {
+final class NativeFs implements FsCalls {
     /** {@code ST_RDONLY} in {@code f_flag}. */
     static final long ST_RDONLY = 1;
 
@@ -78,7 +78,8 @@ final class NativeFs {
      *
      * @return a file descriptor, or minus the errno
      */
-    int openNonBlocking(String path) {
+    @Override
+    public int openNonBlocking(String path) {
         int fd = posix.open(path, OpenFlags.O_RDONLY.intValue() | OpenFlags.O_NONBLOCK.intValue()
                 | OpenFlags.O_CLOEXEC.intValue(), 0);
         return fd >= 0 ? fd : -Math.max(1, posix.errno());
@@ -89,18 +90,21 @@ final class NativeFs {
      *
      * @return the bytes read (0 at end of file), or minus the errno
      */
-    int read(int fd, byte[] buf) {
+    @Override
+    public int read(int fd, byte[] buf) {
         int n = posix.read(fd, buf, buf.length);
         return n >= 0 ? n : -Math.max(1, posix.errno());
     }
 
     /** {@code close(fd)}. */
-    void close(int fd) {
+    @Override
+    public void close(int fd) {
         posix.close(fd);
     }
 
     /** @return a stat buffer for one thread's use */
-    Stat newStat() {
+    @Override
+    public Stat newStat() {
         return new Stat(posix.allocateStat());
     }
 
@@ -109,7 +113,8 @@ final class NativeFs {
      * @return the file system's figures
      * @throws NativeErrno with the errno if the call fails
      */
-    Statvfs statvfs(String path) {
+    @Override
+    public Statvfs statvfs(String path) {
         Pointer buf = Memory.allocateDirect(runtime, 256);
         int r = libc.statvfs(path, buf);
         if (r != 0) {
@@ -149,7 +154,7 @@ final class NativeFs {
      * A reusable {@code struct stat}: call {@link #stat} or {@link #lstat}, then read the fields. Not
      * thread-safe; one per thread.
      */
-    final class Stat {
+    final class Stat implements FsCalls.StatBuf {
         private final FileStat st;
 
         private Stat(FileStat st) {
@@ -157,12 +162,14 @@ final class NativeFs {
         }
 
         /** @return 0, or the errno of the failed {@code stat} (which follows symbolic links) */
-        int stat(String path) {
+        @Override
+        public int stat(String path) {
             return posix.stat(path, st) == 0 ? 0 : errno();
         }
 
         /** @return 0, or the errno of the failed {@code lstat} (which does not follow a final link) */
-        int lstat(String path) {
+        @Override
+        public int lstat(String path) {
             return posix.lstat(path, st) == 0 ? 0 : errno();
         }
 
@@ -171,36 +178,44 @@ final class NativeFs {
             return e == 0 ? ENOENT : e;
         }
 
-        long dev() {
+        @Override
+        public long dev() {
             return st.dev();
         }
 
-        long ino() {
+        @Override
+        public long ino() {
             return st.ino();
         }
 
-        int mode() {
+        @Override
+        public int mode() {
             return st.mode();
         }
 
-        int type() {
+        @Override
+        public int type() {
             return st.mode() & S_IFMT;
         }
 
-        long nlink() {
+        @Override
+        public long nlink() {
             return Integer.toUnsignedLong(st.nlink());
         }
 
-        long size() {
+        @Override
+        public long size() {
             return st.st_size();
         }
 
         /** @return allocated space in bytes: {@code st_blocks} is in 512-byte units whatever the block size */
-        long allocatedBytes() {
+        @Override
+        public long allocatedBytes() {
             return st.blocks() * 512;
         }
 
-        long rdev() {
+        @Override
+        public long rdev() {
             return st.rdev();
         }
     }

@@ -10,8 +10,9 @@ import java.nio.charset.StandardCharsets;
  * {@link NativeWalls} chooses one at run time; the system property {@value #BACKEND_PROPERTY} forces one.
  *
  * <p>Every call returns what the kernel returned, or <b>minus the errno</b> when it failed; none throws for
- * a failed call, and none retries on {@code EINTR}: callers decide. Paths are NUL-terminated bytes
- * ({@link #path(String)}), so that no string is converted per call. Thread-safe: the native memory a call
+ * a failed call, and none retries on {@code EINTR}: callers decide. Paths are C strings, the bytes before
+ * the first NUL of an array ({@link #path(String)} makes one; an array without a NUL is refused), so that
+ * no string is converted per call and a reused array serves every path. Thread-safe: the native memory a call
  * needs is kept per thread.
  */
 interface NativeWall {
@@ -95,7 +96,7 @@ interface NativeWall {
     /**
      * {@code openat(dirfd, path, flags)}.
      *
-     * @param path NUL-terminated, as from {@link #path(String)}
+     * @param path a C string, as from {@link #path(String)}
      * @return a descriptor, or minus the errno
      */
     int openat(int dirfd, byte[] path, int flags);

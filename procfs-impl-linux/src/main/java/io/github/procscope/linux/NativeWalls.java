@@ -151,16 +151,16 @@ final class NativeWalls {
         }
     }
 
-    /** Refuses a path that is not NUL-terminated or holds a NUL before its end. */
-    static void checkPath(byte[] path) {
-        int n = path.length;
-        if (n == 0 || path[n - 1] != 0) {
-            throw new IllegalArgumentException("a native path must end with NUL (use NativeWall.path)");
-        }
-        for (int i = 0; i < n - 1; i++) {
+    /**
+     * @return the length of a C path: the index of its first NUL
+     * @throws IllegalArgumentException if it holds no NUL
+     */
+    static int checkPath(byte[] path) {
+        for (int i = 0; i < path.length; i++) {
             if (path[i] == 0) {
-                throw new IllegalArgumentException("a native path cannot hold NUL before its end");
+                return i;
             }
         }
+        throw new IllegalArgumentException("a native path must end with NUL (use NativeWall.path)");
     }
 }

@@ -102,13 +102,13 @@ final class FfmWall implements NativeWall {
             return -Math.max(1, (int) Base.ERRNO.get(state, 0L));
         }
 
-        /** Copies a NUL-terminated path into {@link #path}; false if it is longer than {@code PATH_MAX}. */
+        /** Copies a C path (up to its first NUL) into {@link #path}; false if it is longer than {@code PATH_MAX}. */
         boolean setPath(byte[] p) {
-            NativeWalls.checkPath(p);
-            if (p.length > PATH_MAX + 1) {
+            int n = NativeWalls.checkPath(p);
+            if (n > PATH_MAX) {
                 return false;
             }
-            MemorySegment.copy(p, 0, path, JAVA_BYTE, 0, p.length);
+            MemorySegment.copy(p, 0, path, JAVA_BYTE, 0, n + 1);
             return true;
         }
     }
