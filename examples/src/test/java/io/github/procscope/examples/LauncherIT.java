@@ -31,7 +31,8 @@ class LauncherIT {
 
     private static List<Path> jdks() {
         List<Path> homes = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"))));
-        for (String h : List.of(System.getProperty("procscope.jdk25.home", ""), "/usr/lib/jvm/temurin-25-jdk-amd64",
+        for (String h : List.of(System.getProperty("procscope.jdk25.home", ""),
+                System.getenv().getOrDefault("JDK25_HOME", ""), "/usr/lib/jvm/temurin-25-jdk-amd64",
                 "/usr/lib/jvm/java-25-openjdk-amd64")) {
             if (!h.isBlank() && Files.isExecutable(Path.of(h, "bin/java"))) {
                 homes.add(Path.of(h));

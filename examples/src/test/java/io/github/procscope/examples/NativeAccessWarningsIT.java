@@ -21,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * On JDK 25 neither the tool nor a library consumer that adds the README's one flag sees a JVM
  * {@code WARNING} line, and nothing native is extracted to disk (the FFM back end of the native wall).
- * The JDK 25 is the one named by {@code -Dprocscope.jdk25.home=…}, else a usual install location; without
- * one these tests are skipped, unless {@code -Dprocscope.require.jdk25=true} (CI) makes that a failure.
+ * The JDK 25 is the one named by {@code -Dprocscope.jdk25.home=…} or {@code JDK25_HOME}, else a usual install
+ * location; without one these tests are skipped, unless {@code PROCSCOPE_REQUIRE_JDK25} (set by CI) or
+ * {@code -Dprocscope.require.jdk25=true} makes that a failure.
  */
 class NativeAccessWarningsIT {
     /** The flag the README names for consumers. */
@@ -30,15 +31,18 @@ class NativeAccessWarningsIT {
 
     static Path jdk25() {
         List<String> candidates = new ArrayList<>();
-        String named = System.getProperty("procscope.jdk25.home", "");
-        if (!named.isBlank()) {
-            candidates.add(named);
+        for (String named : new String[] {System.getProperty("procscope.jdk25.home", ""),
+                System.getenv().getOrDefault("JDK25_HOME", "")}) {
+            if (!named.isBlank()) {
+                candidates.add(named);
+            }
         }
         candidates.add("/usr/lib/jvm/temurin-25-jdk-amd64");
         candidates.add("/usr/lib/jvm/java-25-openjdk-amd64");
         Optional<Path> found = candidates.stream().map(Path::of)
                 .filter(h -> Files.isExecutable(h.resolve("bin/java"))).findFirst();
-        if (found.isEmpty() && Boolean.getBoolean("procscope.require.jdk25")) {
+        if (found.isEmpty() && (Boolean.getBoolean("procscope.require.jdk25")
+                || System.getenv("PROCSCOPE_REQUIRE_JDK25") != null)) {
             throw new AssertionError("no JDK 25 found at " + candidates);
         }
         Assumptions.assumeTrue(found.isPresent(), "no JDK 25 here: " + candidates);
