@@ -15,7 +15,7 @@ final class WallProcessCalls implements ProcessCalls {
 
     private WallProcessCalls(NativeWall wall) {
         this.wall = wall;
-        this.selfPid = wall.getpid();
+        this.selfPid = ProcessHandle.current().pid(); // getpid(), without a native call
     }
 
     static WallProcessCalls over(NativeWall wall) {

@@ -118,7 +118,7 @@ final class FfmWall implements NativeWall {
     }
 
     /**
-     * Makes the wall and checks that a first call works.
+     * Makes the wall after checking that the C library has every symbol it binds.
      *
      * @throws IllegalStateException naming the cause if the C library cannot be called here
      */
@@ -130,12 +130,9 @@ final class FfmWall implements NativeWall {
                             + " (glibc 2.28 or newer is needed)");
                 }
             }
+            // No call is made here: each group of handles is made on its first use, so that binding the
+            // library costs a symbol look-up only (a first downcall handle costs tens of milliseconds).
             FfmWall wall = new FfmWall(pidfdPossible);
-            long pid = wall.getpid();
-            if (pid != ProcessHandle.current().pid()) {
-                throw new IllegalStateException("getpid() returned " + pid + " but this JVM is pid "
-                        + ProcessHandle.current().pid());
-            }
             return wall;
         } catch (RuntimeException | LinkageError e) {
             Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
