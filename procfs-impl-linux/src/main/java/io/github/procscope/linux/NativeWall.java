@@ -102,7 +102,7 @@ interface NativeWall {
     int openat(int dirfd, byte[] path, int flags);
 
     /**
-     * {@code read(fd, buf + off, len)}.
+     * {@code read(fd, buf + off, len)}, at most 16 KiB per call (the native buffer it reads through).
      *
      * @return the bytes read (0 at end of file), or minus the errno
      */

@@ -29,14 +29,14 @@ final class NativeWalls {
     }
 
     /**
-     * @return the back end this JVM uses: the property's value if set, else {@code ffm} on JDK 22+,
-     *         {@code jnr} before
+     * @return the back end this JVM uses: the property's value if set, else {@code ffm} on JDK 22+ when this
+     *         build has it (a build made without a JDK 22+ compiler has not), {@code jnr} otherwise
      * @throws IllegalArgumentException if the property names no back end
      */
     static String chosen() {
         String forced = System.getProperty(NativeWall.BACKEND_PROPERTY, "").trim().toLowerCase(Locale.ROOT);
         if (forced.isEmpty()) {
-            return Runtime.version().feature() >= 22 ? FFM : JNR;
+            return Runtime.version().feature() >= 22 && ffmBuilt() ? FFM : JNR;
         }
         if (!forced.equals(FFM) && !forced.equals(JNR)) {
             throw new IllegalArgumentException("-D" + NativeWall.BACKEND_PROPERTY + "=" + forced
@@ -45,13 +45,10 @@ final class NativeWalls {
         return forced;
     }
 
-    /** @return whether the chosen back end is the FFM one, without loading anything */
-    static boolean ffmChosen() {
-        try {
-            return FFM.equals(chosen());
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
+    /** @return whether this build holds the FFM back end's classes (looked up, not loaded) */
+    static boolean ffmBuilt() {
+        ClassLoader loader = NativeWalls.class.getClassLoader();
+        return loader != null && loader.getResource("io/github/procscope/linux/FfmWall.class") != null;
     }
 
     /**

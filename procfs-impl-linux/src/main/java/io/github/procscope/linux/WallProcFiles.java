@@ -12,6 +12,7 @@ import java.nio.file.Path;
  * allocates nothing. Not thread-safe: one reader per snapshot or call.
  */
 final class WallProcFiles extends ProcFiles {
+    private static final int CHUNK = 16 * 1024;
     private static final int ENOENT = 2;
     private static final int ESRCH = 3;
     private static final int EINTR = 4;
@@ -66,7 +67,9 @@ final class WallProcFiles extends ProcFiles {
         }
         try {
             while (true) {
-                int room = buf.room();
+                // At most one chunk per read (the wall's back ends copy through a 16 KiB native buffer), so
+                // that a short read means the end of a single-record file, not the end of the chunk.
+                int room = Math.min(CHUNK, buf.room());
                 if (room == 0) {
                     throw ProcBuffer.tooLarge(file(pid, leaf));
                 }

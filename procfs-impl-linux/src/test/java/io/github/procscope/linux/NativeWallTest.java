@@ -269,7 +269,7 @@ class NativeWallTest {
         String saved = System.getProperty(NativeWall.BACKEND_PROPERTY);
         try {
             System.clearProperty(NativeWall.BACKEND_PROPERTY);
-            assertEquals(Runtime.version().feature() >= 22 ? "ffm" : "jnr", NativeWalls.chosen());
+            assertEquals(Runtime.version().feature() >= 22 && NativeWalls.ffmBuilt() ? "ffm" : "jnr", NativeWalls.chosen());
             System.setProperty(NativeWall.BACKEND_PROPERTY, "JNR");
             assertEquals("jnr", NativeWalls.chosen());
             System.setProperty(NativeWall.BACKEND_PROPERTY, "panama");

@@ -169,6 +169,31 @@ class ProcFilesTest {
     }
 
     @Test
+    void aSingleRecordFileLargerThanOneChunkIsReadWhole(@TempDir Path tmp) throws IOException {
+        Path root = minimalProc(tmp);
+        byte[] big = new byte[40_000];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) ('a' + i % 26);
+        }
+        Files.write(root.resolve("42/status"), big);
+        String prefix = root + "/";
+        List<ProcFiles> readers = new ArrayList<>(List.of(new ProcFiles.Jdk(prefix),
+                WallProcFiles.open(NativeWalls.load("jnr"), root, prefix)));
+        if (Runtime.version().feature() >= 22) {
+            readers.add(WallProcFiles.open(NativeWalls.load("ffm"), root, prefix));
+        }
+        for (ProcFiles f : readers) {
+            try (f) {
+                ProcBuffer buf = new ProcBuffer();
+                assertEquals(ProcBuffer.Result.OK, f.read(42, ProcFiles.Leaf.STATUS, buf));
+                assertEquals(big.length, buf.length(), f.getClass().getSimpleName());
+                assertTrue(java.util.Arrays.equals(big, java.util.Arrays.copyOf(buf.bytes(), buf.length())));
+                assertEquals(ProcBuffer.Result.NOT_FOUND, f.read(43, ProcFiles.Leaf.STATUS, buf));
+            }
+        }
+    }
+
+    @Test
     void bothWaysNameTheFileOfAParseErrorAndTheMissingProcess(@TempDir Path tmp) throws IOException {
         Path root = minimalProc(tmp);
         Files.writeString(root.resolve("42/statm"), "12 x 3 4 0 5 0\n");
