@@ -69,10 +69,13 @@ public final class LinuxProcfs implements ProcessTable {
     private final Instant bootTime;
     private final UserNames users = new UserNames();
     private final boolean nativeReads;
+    /** The wall native reads go through, when a test names one; {@code null}: the JVM's own. */
+    private final NativeWall wall;
 
-    private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime, boolean nativeReads) {
+    private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime, boolean nativeReads, NativeWall wall) {
         this.root = root;
         this.nativeReads = nativeReads;
+        this.wall = wall;
         this.prefix = root.toString().endsWith("/") ? root.toString() : root + "/";
         this.constants = constants;
         this.bootTime = bootTime;
@@ -137,7 +140,7 @@ public final class LinuxProcfs implements ProcessTable {
         long[] pids = listPids(root);
         List<ProcessInfo> out = new ArrayList<>(pids.length);
         List<UnreadableProcess> unreadable = new ArrayList<>(0);
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
             for (long pid : pids) {
                 ProcessInfo p;
                 try {
@@ -161,14 +164,14 @@ public final class LinuxProcfs implements ProcessTable {
         Objects.requireNonNull(facets, "facets");
         ProcBuffer buf = new ProcBuffer();
         Duration uptime = readUptime(buf);
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
             return read(pid, facets, files, buf, uptime, false);
         }
     }
 
     /** @return whether this table reads natively ({@code openat}/{@code statx}) rather than through the JDK */
     boolean readsNatively() {
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
             return files.isNative();
         }
     }
@@ -431,6 +434,7 @@ public final class LinuxProcfs implements ProcessTable {
         private long clockTicksPerSecond;
         private long pageSizeBytes;
         private Boolean nativeReads;
+        private NativeWall wall;
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
@@ -470,6 +474,13 @@ public final class LinuxProcfs implements ProcessTable {
          */
         Builder nativeReads(boolean allowed) {
             this.nativeReads = allowed;
+            return this;
+        }
+
+        /** Native reads through this back end of the wall rather than the JVM's own (tests, benchmarks). */
+        Builder nativeWall(NativeWall backEnd) {
+            this.wall = Objects.requireNonNull(backEnd, "backEnd");
+            this.nativeReads = true;
             return this;
         }
 
@@ -550,7 +561,7 @@ public final class LinuxProcfs implements ProcessTable {
                     pageSizeBytes > 0 ? pageSizeBytes : detected.pageSizeBytes());
             boolean nativeOk = nativeReads != null ? nativeReads
                     : !"false".equalsIgnoreCase(System.getProperty(ProcFiles.NATIVE_PROPERTY));
-            return new LinuxProcfs(root, k, boot, nativeOk);
+            return new LinuxProcfs(root, k, boot, nativeOk, wall);
         }
     }
 }
