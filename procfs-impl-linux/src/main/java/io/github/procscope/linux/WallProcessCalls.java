@@ -64,38 +64,58 @@ final class WallProcessCalls implements ProcessCalls {
 
     /**
      * Pidfs tells itself apart by its inodes: on pidfs each process's pidfd has its own inode number, while
-     * before Linux 6.9 every pidfd is the one shared anonymous inode. So two pidfds of two different processes
-     * (this JVM and init, or this JVM and its parent) with different inode numbers mean pidfs.
+     * before Linux 6.9 every pidfd is the one shared anonymous inode. So this JVM's pidfd and another
+     * process's (init, the parent, else any process this JVM can see: in a PID namespace of its own it may
+     * see neither) with different inode numbers mean pidfs. Remembered once a comparison was made; where no
+     * other process can be opened, false for now.
      */
     @Override
     public boolean pidfsInodes() {
         Boolean known = pidfs;
-        if (known == null) {
-            known = false;
-            long other = selfPid != 1 ? 1 : ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(0L);
-            if (other > 0 && wall.pidfdPossible()) {
-                int self = wall.pidfdOpen(selfPid);
-                int them = self >= 0 ? wall.pidfdOpen(other) : -1;
+        if (known != null) {
+            return known;
+        }
+        if (!wall.pidfdPossible()) {
+            pidfs = false;
+            return false;
+        }
+        int self = wall.pidfdOpen(selfPid);
+        if (self < 0) {
+            return false;
+        }
+        try {
+            FileStatus mine = new FileStatus();
+            if (wall.fstat(self, mine) != 0 || (mine.mask & NativeWall.STATX_INO) == 0) {
+                pidfs = false;
+                return false;
+            }
+            java.util.LinkedHashSet<Long> others = new java.util.LinkedHashSet<>();
+            others.add(1L);
+            ProcessHandle.current().parent().ifPresent(p -> others.add(p.pid()));
+            try (java.util.stream.Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
+                all.limit(16).forEach(p -> others.add(p.pid()));
+            }
+            others.remove(selfPid);
+            FileStatus theirs = new FileStatus();
+            for (long other : others) {
+                int fd = wall.pidfdOpen(other);
+                if (fd < 0) {
+                    continue;
+                }
                 try {
-                    if (them >= 0) {
-                        FileStatus a = new FileStatus();
-                        FileStatus b = new FileStatus();
-                        known = wall.fstat(self, a) == 0 && wall.fstat(them, b) == 0
-                                && (a.mask & NativeWall.STATX_INO) != 0 && (b.mask & NativeWall.STATX_INO) != 0
-                                && a.ino != b.ino;
+                    if (wall.fstat(fd, theirs) == 0 && (theirs.mask & NativeWall.STATX_INO) != 0) {
+                        known = theirs.ino != mine.ino;
+                        pidfs = known;
+                        return known;
                     }
                 } finally {
-                    if (them >= 0) {
-                        wall.close(them);
-                    }
-                    if (self >= 0) {
-                        wall.close(self);
-                    }
+                    wall.close(fd);
                 }
             }
-            pidfs = known;
+            return false;
+        } finally {
+            wall.close(self);
         }
-        return known;
     }
 
     @Override

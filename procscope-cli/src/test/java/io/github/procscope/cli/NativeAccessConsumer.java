@@ -8,7 +8,7 @@ import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
-import io.github.procscope.linux.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuard;
 
 import java.time.Duration;
 
