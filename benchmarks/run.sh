@@ -8,6 +8,11 @@
 #   benchmarks/run.sh --report-only
 #                                no measuring: writes BENCHMARKS.md again from benchmarks/results/latest.*
 #                                (after an edit of benchmarks/changes.md, say)
+#   benchmarks/run.sh --jdks     only the cross-JDK section (about 15 minutes): on the JDK on the PATH and on a
+#                                JDK 25 (JDK25_HOME, or the usual install places), start-up of `procscope ps`
+#                                against a hello-world JVM, the first Signals.system() per native back end,
+#                                and the snapshot against C and OSHI; results in benchmarks/results/jdks/.
+#                                The full run measures this section too.
 #
 # Needs a JDK 17+, Maven, gcc and lsof. It builds the modules it needs, compiles the C parts (the idle
 # process helper, the C references and the NVML test double), runs JMH once with the gc profiler, then
@@ -20,12 +25,14 @@ cd "$root"
 
 quick=no
 measure=yes
+jdks_only=no
 for arg in "$@"; do
     case "$arg" in
         --quick) quick=yes ;;
         --report-only) measure=no ;;
-        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-        *) echo "run.sh: unknown argument $arg (try --quick or --report-only)" >&2; exit 2 ;;
+        --jdks) jdks_only=yes ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) echo "run.sh: unknown argument $arg (try --quick, --report-only or --jdks)" >&2; exit 2 ;;
     esac
 done
 
@@ -63,6 +70,116 @@ json=$out/latest.json
 census=$out/latest.census
 machine=$out/latest.machine
 jar=benchmarks/target/benchmarks.jar
+
+# ---------------------------------------------------------------- the cross-JDK section
+
+jdkdir=$out/jdks
+mkdir -p "$jdkdir"
+
+# The JDK on the PATH, then a JDK 25 if there is one.
+jdk_homes() {
+    first=$(readlink -f "$(command -v java)")
+    first=${first%/bin/java}
+    echo "$first"
+    for h in "${JDK25_HOME:-}" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/java-25-openjdk-amd64; do
+        if [ -n "$h" ] && [ -x "$h/bin/java" ] && [ "$(readlink -f "$h")" != "$first" ]; then
+            echo "$h"
+            return
+        fi
+    done
+}
+
+feature_of() {
+    sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" | head -n 1
+}
+
+# Wall time of a command in nanoseconds, its output discarded.
+elapsed() {
+    t0=$(date +%s%N)
+    "$@" </dev/null >/dev/null 2>&1 || true
+    t1=$(date +%s%N)
+    echo $((t1 - t0))
+}
+
+measure_jdks() {
+    rounds=15
+    runs=11
+    snapshot_opts="-p fleetSize=100,1000,5000"
+    if [ "$quick" = yes ]; then
+        rounds=3
+        runs=3
+        snapshot_opts="-wi 1 -i 3 -w 200ms -r 200ms -p fleetSize=100"
+    fi
+    mkdir -p "$native/hello"
+    javac --release 17 -d "$native/hello" benchmarks/src/main/startup/Hello.java
+    features=""
+    for home in $(jdk_homes); do
+        f=$(feature_of "$home")
+        features="$features $f"
+        "$home/bin/java" -version 2>&1 | sed -n 2p > "$jdkdir/jdk$f.version"
+        echo "run.sh: JDK $f ($home): start-up, $rounds interleaved rounds..." >&2
+        JAVA_HOME=$home ./procscope ps >/dev/null 2>&1   # makes the launcher's archive for this JDK
+        echo "# round hello_ns ps_ns ps_without_archive_ns" > "$jdkdir/jdk$f.startup"
+        i=1
+        while [ "$i" -le "$rounds" ]; do
+            hello=$(elapsed "$home/bin/java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto -cp "$native/hello" Hello)
+            ps=$(JAVA_HOME=$home elapsed sh ./procscope ps)
+            bare=$(JAVA_HOME=$home PROCSCOPE_NO_ARCHIVE=1 elapsed sh ./procscope ps)
+            echo "$i $hello $ps $bare" >> "$jdkdir/jdk$f.startup"
+            i=$((i + 1))
+        done
+        backends=jnr
+        if [ "$f" -ge 22 ]; then
+            backends="ffm jnr"
+        fi
+        for b in $backends; do
+            echo "run.sh: JDK $f: first Signals.system() on $b, $runs fresh JVMs..." >&2
+            echo "# system_ns first_send_ns" > "$jdkdir/jdk$f-$b.signal"
+            i=1
+            while [ "$i" -le "$runs" ]; do
+                "$home/bin/java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto --enable-native-access=ALL-UNNAMED \
+                    -Dprocscope.native.backend="$b" -cp "$jar" io.github.procscope.benchmarks.FirstSignalProbe \
+                    2>/dev/null >> "$jdkdir/jdk$f-$b.signal"
+                i=$((i + 1))
+            done
+        done
+        echo "run.sh: JDK $f: the snapshot against C and OSHI (JMH)..." >&2
+        rm -f "$jdkdir/jdk$f.census"
+        jargs="-Dprocscope.bench.native=$root/$native -Dprocscope.bench.census=$root/$jdkdir/jdk$f.census"
+        jargs="$jargs -Dprocscope.bench.repository=$root -javaagent:$root/$jar --enable-native-access=ALL-UNNAMED"
+        jargs="$jargs --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.util=ALL-UNNAMED"
+        jargs="$jargs --add-opens=java.base/java.time=ALL-UNNAMED"
+        # shellcheck disable=SC2086 # snapshot_opts is a list of options
+        # jmh.ignoreLock: on a shared machine another JMH run may hold /tmp/jmh.lock; the load it adds is
+        # what every figure here is measured under, ratios within one run included.
+        "$home/bin/java" -Djmh.ignoreLock=true -jar "$jar" 'SnapshotBenchmark\.(procscope|oshi|cEqualWork)$' $snapshot_opts -prof gc \
+            -rf json -rff "$jdkdir/jdk$f.json" -jvm "$home/bin/java" -jvmArgsAppend "$jargs"
+        sed -i "s|$root/||g; s|$root|.|g" "$jdkdir/jdk$f.json"
+    done
+    echo "$features" > "$jdkdir/features"
+}
+
+# Writes the cross-JDK section into the report, between its markers (added at the end the first time).
+splice_jdks() {
+    [ -f "$jdkdir/features" ] || return 0
+    section=$jdkdir/section.md
+    # shellcheck disable=SC2046 # one argument per JDK
+    java -cp "$jar" io.github.procscope.benchmarks.JdkReport "$jdkdir" "$section" $(cat "$jdkdir/features")
+    if grep -q '<!-- jdks:begin -->' "$report" 2>/dev/null; then
+        awk -v f="$section" '/<!-- jdks:begin -->/ { print; while ((getline l < f) > 0) print l; skip = 1; next }
+            /<!-- jdks:end -->/ { skip = 0 } !skip { print }' "$report" > "$report.tmp"
+        mv "$report.tmp" "$report"
+    else
+        { printf '\n<!-- jdks:begin -->\n'; cat "$section"; printf '<!-- jdks:end -->\n'; } >> "$report"
+    fi
+}
+
+if [ "$jdks_only" = yes ]; then
+    [ "$measure" = yes ] && measure_jdks
+    splice_jdks
+    echo "run.sh: wrote the JDK section of $report (raw results: $jdkdir)" >&2
+    exit 0
+fi
 
 if [ "$measure" = yes ]; then
     rm -f "$census"
@@ -114,4 +231,8 @@ java -jar $jar ${jmh_opts:+$jmh_opts }-prof gc -rf json -rff $json \\
 
 java -cp "$jar" io.github.procscope.benchmarks.Report --results "$json" --census "$census" \
     --machine "$machine" --changes benchmarks/changes.md --command "$command" --out "$report"
-echo "run.sh: wrote $report (raw results: $json)" >&2
+if [ "$measure" = yes ]; then
+    measure_jdks
+fi
+splice_jdks
+echo "run.sh: wrote $report (raw results: $json, $jdkdir)" >&2

@@ -35,12 +35,12 @@ final class DirectoryWalker {
     private final Set<Inode> linked = ConcurrentHashMap.newKeySet();
     private final ConcurrentLinkedQueue<Path> unreadable = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Path> otherFileSystems = new ConcurrentLinkedQueue<>();
-    private final ThreadLocal<NativeFs.Stat> stats;
+    private final ThreadLocal<FsCalls.StatBuf> stats;
 
     private record Inode(long dev, long ino) {
     }
 
-    private DirectoryWalker(NativeFs fs, int topN, long rootDevice) {
+    private DirectoryWalker(FsCalls fs, int topN, long rootDevice) {
         this.topN = topN;
         this.rootDevice = rootDevice;
         this.stats = ThreadLocal.withInitial(fs::newStat);
@@ -54,8 +54,8 @@ final class DirectoryWalker {
      * @return the usage
      * @throws ProcscopeException if the directory cannot be examined or is not a directory
      */
-    static DirectoryUsage walk(NativeFs fs, Path directory, int topN, int parallelism) {
-        NativeFs.Stat st = fs.newStat();
+    static DirectoryUsage walk(FsCalls fs, Path directory, int topN, int parallelism) {
+        FsCalls.StatBuf st = fs.newStat();
         int err = st.lstat(directory.toString());
         if (err != 0) {
             throw new ProcscopeException("cannot measure " + directory + ": lstat failed with "
@@ -108,7 +108,7 @@ final class DirectoryWalker {
             r.apparent = ownSize;
             r.allocated = ownAllocated;
             List<DirTask> children = new ArrayList<>();
-            NativeFs.Stat st = stats.get();
+            FsCalls.StatBuf st = stats.get();
             try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
                 for (Path entry : ds) {
                     if (st.lstat(entry.toString()) != 0) {

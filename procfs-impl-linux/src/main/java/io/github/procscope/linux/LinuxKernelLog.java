@@ -94,7 +94,7 @@ public final class LinuxKernelLog implements KernelLog {
     }
 
     private byte[] readDevice() {
-        NativeFs fs = NativeFs.get();
+        FsCalls fs = FsCalls.get();
         int fd = fs.openNonBlocking(kmsg.toString());
         if (fd < 0) {
             throw unreadable(-fd);

@@ -111,7 +111,7 @@ public final class LinuxOpenFiles implements OpenFiles {
         Path dir = root.resolve(Long.toString(pid));
         Path fdDir = dir.resolve("fd");
         int[] numbers = listFds(pid, dir, fdDir);
-        NativeFs.Stat st = NativeFs.get().newStat();
+        FsCalls.StatBuf st = FsCalls.get().newStat();
         ProcBuffer buf = new ProcBuffer(512);
         List<OpenFd> out = new ArrayList<>(numbers.length);
         for (int fd : numbers) {
@@ -172,7 +172,7 @@ public final class LinuxOpenFiles implements OpenFiles {
     }
 
     /** @return the descriptor, or null if it was closed while being read */
-    private OpenFd readFd(long pid, Path dir, Path fdDir, int fd, NativeFs.Stat st, ProcBuffer buf) {
+    private OpenFd readFd(long pid, Path dir, Path fdDir, int fd, FsCalls.StatBuf st, ProcBuffer buf) {
         Path link = fdDir.resolve(Integer.toString(fd));
         String target;
         try {
@@ -271,7 +271,7 @@ public final class LinuxOpenFiles implements OpenFiles {
     public DeletedFilesScan deletedFiles() {
         Instant takenAt = Instant.now();
         List<Long> pids = LinuxProcfs.listNumeric(root);
-        NativeFs fs = NativeFs.get();
+        FsCalls fs = FsCalls.get();
         int parallelism = Math.max(2, Runtime.getRuntime().availableProcessors());
         ForkJoinPool pool = new ForkJoinPool(parallelism);
         ScanPart all;
@@ -347,12 +347,12 @@ public final class LinuxOpenFiles implements OpenFiles {
     /** Scans a range of the pid list, splitting it until it is small. */
     private final class ScanTask extends RecursiveTask<ScanPart> {
         private static final long serialVersionUID = 1L;
-        private final transient NativeFs fs;
+        private final transient FsCalls fs;
         private final transient List<Long> pids;
         private final int from;
         private final int to;
 
-        ScanTask(NativeFs fs, List<Long> pids, int from, int to) {
+        ScanTask(FsCalls fs, List<Long> pids, int from, int to) {
             this.fs = fs;
             this.pids = pids;
             this.from = from;
@@ -369,7 +369,7 @@ public final class LinuxOpenFiles implements OpenFiles {
                 return left.join().add(right);
             }
             ScanPart part = new ScanPart();
-            NativeFs.Stat st = fs.newStat();
+            FsCalls.StatBuf st = fs.newStat();
             ProcBuffer buf = new ProcBuffer(1024);
             for (int i = from; i < to; i++) {
                 scanProcess(pids.get(i), st, buf, part);
@@ -378,7 +378,7 @@ public final class LinuxOpenFiles implements OpenFiles {
         }
     }
 
-    private void scanProcess(long pid, NativeFs.Stat st, ProcBuffer buf, ScanPart part) {
+    private void scanProcess(long pid, FsCalls.StatBuf st, ProcBuffer buf, ScanPart part) {
         Path dir = root.resolve(Long.toString(pid));
         Path fdDir = dir.resolve("fd");
         String fdPrefix = fdDir + "/";

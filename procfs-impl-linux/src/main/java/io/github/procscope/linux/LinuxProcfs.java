@@ -73,10 +73,13 @@ public final class LinuxProcfs implements ProcessTable {
     private final Instant bootTime;
     private final UserNames users = new UserNames();
     private final boolean nativeReads;
+    /** The wall native reads go through, when a test names one; {@code null}: the JVM's own. */
+    private final NativeWall wall;
 
-    private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime, boolean nativeReads) {
+    private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime, boolean nativeReads, NativeWall wall) {
         this.root = root;
         this.nativeReads = nativeReads;
+        this.wall = wall;
         this.prefix = root.toString().endsWith("/") ? root.toString() : root + "/";
         this.constants = constants;
         this.bootTime = bootTime;
@@ -141,7 +144,7 @@ public final class LinuxProcfs implements ProcessTable {
         long[] pids = listPids(root);
         List<ProcessInfo> out = new ArrayList<>(pids.length);
         List<UnreadableProcess> unreadable = new ArrayList<>(0);
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
             for (long pid : pids) {
                 ProcessInfo p;
                 try {
@@ -165,14 +168,14 @@ public final class LinuxProcfs implements ProcessTable {
         Objects.requireNonNull(facets, "facets");
         ProcBuffer buf = new ProcBuffer();
         Duration uptime = readUptime(buf);
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
             return read(pid, facets, files, buf, uptime, false);
         }
     }
 
     /** @return whether this table reads natively ({@code openat}/{@code statx}) rather than through the JDK */
     boolean readsNatively() {
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads)) {
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
             return files.isNative();
         }
     }
@@ -329,7 +332,7 @@ public final class LinuxProcfs implements ProcessTable {
 
     /** @return a file reader for several processes in a row (closed by the caller) */
     ProcFiles openFiles() {
-        return ProcFiles.open(root, prefix, nativeReads);
+        return ProcFiles.open(root, prefix, nativeReads, wall);
     }
 
     /** @return the uptime, read into the caller's buffer */
@@ -471,6 +474,7 @@ public final class LinuxProcfs implements ProcessTable {
         private long clockTicksPerSecond;
         private long pageSizeBytes;
         private Boolean nativeReads;
+        private NativeWall wall;
 
         private Builder(Path root) {
             this.root = Objects.requireNonNull(root, "root");
@@ -510,6 +514,13 @@ public final class LinuxProcfs implements ProcessTable {
          */
         Builder nativeReads(boolean allowed) {
             this.nativeReads = allowed;
+            return this;
+        }
+
+        /** Native reads through this back end of the wall rather than the JVM's own (tests, benchmarks). */
+        Builder nativeWall(NativeWall backEnd) {
+            this.wall = Objects.requireNonNull(backEnd, "backEnd");
+            this.nativeReads = true;
             return this;
         }
 
@@ -590,7 +601,7 @@ public final class LinuxProcfs implements ProcessTable {
                     pageSizeBytes > 0 ? pageSizeBytes : detected.pageSizeBytes());
             boolean nativeOk = nativeReads != null ? nativeReads
                     : !"false".equalsIgnoreCase(System.getProperty(ProcFiles.NATIVE_PROPERTY));
-            return new LinuxProcfs(root, k, boot, nativeOk);
+            return new LinuxProcfs(root, k, boot, nativeOk, wall);
         }
     }
 }

@@ -347,7 +347,7 @@ public final class LinuxSystemResources implements SystemResources {
 
     @Override
     public List<FileSystemUsage> fileSystems() {
-        NativeFs fs = NativeFs.get();
+        FsCalls fs = FsCalls.get();
         List<FileSystemUsage> out = new ArrayList<>();
         for (MountInfo m : visible(mounts())) {
             if (m.fsType().equals("autofs")) {
@@ -378,7 +378,7 @@ public final class LinuxSystemResources implements SystemResources {
             throw new ProcscopeException("no mount in " + proc.resolve("self/mountinfo") + " holds " + real);
         }
         try {
-            return usage(best, NativeFs.get().statvfs(real.toString()));
+            return usage(best, FsCalls.get().statvfs(real.toString()));
         } catch (NativeFs.NativeErrno e) {
             throw new ProcscopeException("cannot examine the file system of " + real + ": " + e.getMessage(), e);
         }
@@ -420,7 +420,7 @@ public final class LinuxSystemResources implements SystemResources {
         if (topN < 0) {
             throw new IllegalArgumentException("topN must not be negative: " + topN);
         }
-        return DirectoryWalker.walk(NativeFs.get(), directory, topN, walkParallelism);
+        return DirectoryWalker.walk(FsCalls.get(), directory, topN, walkParallelism);
     }
 
     // ---------------------------------------------------------------- disks

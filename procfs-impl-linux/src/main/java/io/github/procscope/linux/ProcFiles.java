@@ -12,8 +12,9 @@ import java.nio.file.Path;
 /**
  * How a process table reads the per-process files of its procfs root, for one snapshot or one call: the
  * few files a snapshot reads for every process, and the owner of each process directory. Two ways, with
- * the same outcomes: natively ({@link NativeProcFiles}: {@code openat}, {@code read}, {@code close} and
- * {@code statx} relative to a descriptor of the root, no path string built per file), and through the JDK
+ * the same outcomes: natively ({@code openat}, {@code read}, {@code close} and {@code statx} relative to a
+ * descriptor of the root, no path string built per file: {@link WallProcFiles} over the FFM back end of the
+ * native wall on JDK 22+, {@link NativeProcFiles} through jnr-ffi before), and through the JDK
  * ({@link Jdk}), which is used until the native binding has loaded (in the background), when it cannot be
  * loaded, or when the system property {@code procscope.native} is {@code false}. Not thread-safe: one per
  * snapshot or call.
@@ -74,13 +75,19 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      * @param root   the procfs root
      * @param prefix the root as a string ending in {@code /}
      * @param allowNative whether the native reader may be used
+     * @param wall   the back end to read through, or {@code null} for the one this JVM chose
      * @return the native reader when it is allowed and loaded (its loading starts in the background on the
      *         first call), else the JDK one
      */
-    static ProcFiles open(Path root, String prefix, boolean allowNative) {
+    static ProcFiles open(Path root, String prefix, boolean allowNative, NativeWall wall) {
+        if (allowNative && wall != null) {
+            ProcFiles f = WallProcFiles.open(wall, root, prefix);
+            return f != null ? f : new Jdk(prefix);
+        }
         if (allowNative) {
             try {
-                ProcFiles f = NativeProcFiles.open(root, prefix);
+                ProcFiles f = NativeWalls.FFM.equals(NativeWalls.chosen()) ? WallProcFiles.open(root, prefix)
+                        : NativeProcFiles.open(root, prefix);
                 if (f != null) {
                     return f;
                 }

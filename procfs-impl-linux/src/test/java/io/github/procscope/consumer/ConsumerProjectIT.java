@@ -137,7 +137,7 @@ class ConsumerProjectIT {
         run(jdk, "javac", "--release", "17", "-p", join(runtime()), "-d", classes.toString(),
                 work.resolve("mp/src/module-info.java").toString(), src.toString());
         String mp = classes + File.pathSeparator + join(runtime());
-        check(run(jdk, "java", nativeAccess(jdk, "org.jnrproject.jffi"), "-p", mp, "-m", "consumer/consumer.Main",
+        check(run(jdk, "java", nativeAccess(jdk, "io.github.procscope.linux"), "-p", mp, "-m", "consumer/consumer.Main",
                 fixture("proc-clean").toString(), work.toString()));
 
         // And a module that requires the API alone: the platform joins the graph through service binding.
@@ -146,14 +146,14 @@ class ConsumerProjectIT {
         Path classes2 = work.resolve("mp2/classes");
         run(jdk, "javac", "--release", "17", "-p", api().toString(), "-d", classes2.toString(),
                 work.resolve("mp2/src/module-info.java").toString(), src2.toString());
-        check(run(jdk, "java", nativeAccess(jdk, "org.jnrproject.jffi"), "-p",
+        check(run(jdk, "java", nativeAccess(jdk, "io.github.procscope.linux"), "-p",
                 classes2 + File.pathSeparator + join(runtime()), "-m", "consumer/consumer.Main",
                 fixture("proc-clean").toString(), work.toString()));
     }
 
     /**
-     * @return the one flag the README names for JDK 24 and later (jnr-ffi loads its stub through
-     *         System.load), or a harmless one for JDK 17
+     * @return the one flag the README names for JDK 22 and later (the FFM back end of the native wall
+     *         makes restricted calls), or a harmless one for JDK 17
      */
     private static String nativeAccess(Path jdk, String module) {
         return jdk.equals(JDK25) ? "--enable-native-access=" + module : "-Dprocscope.consumer=1";

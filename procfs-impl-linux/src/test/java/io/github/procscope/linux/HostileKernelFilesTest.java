@@ -14,7 +14,9 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -35,6 +37,12 @@ class HostileKernelFilesTest {
     @BeforeAll
     static void loadTheNativeBinding() {
         assertNotNull(NativeLibc.loadProcLibC(), "the native reader's binding loads on Linux x86-64 and AArch64");
+        assertNotNull(NativeWalls.get("test"), "the native wall loads on Linux x86-64 and AArch64");
+    }
+
+    /** The back ends of the native wall this JVM can load: jnr always, FFM on JDK 22+. */
+    private static List<String> wallBackEnds() {
+        return Runtime.version().feature() >= 22 ? List.of("jnr", "ffm") : List.of("jnr");
     }
 
     private static void mkfifo(Path p) throws IOException, InterruptedException {
@@ -62,11 +70,13 @@ class HostileKernelFilesTest {
     void theNativeReaderRefusesAFifoAtOnce(String leafName) throws Exception {
         mkfifo(root.resolve("100").resolve(leafName));
         ProcFiles.Leaf leaf = ProcFiles.Leaf.valueOf(leafName.toUpperCase(java.util.Locale.ROOT));
-        try (ProcFiles files = nativeFiles()) {
-            ProcfsException e = assertTimeoutPreemptively(ANSWER,
-                    () -> assertThrows(ProcfsException.class, () -> files.read(100, leaf, new ProcBuffer())));
-            assertTrue(e.getMessage().contains("a FIFO, not a regular file"), e.getMessage());
-            assertEquals(root.resolve("100").resolve(leafName), e.file());
+        for (ProcFiles files : nativeReaders()) {
+            try (files) {
+                ProcfsException e = assertTimeoutPreemptively(ANSWER,
+                        () -> assertThrows(ProcfsException.class, () -> files.read(100, leaf, new ProcBuffer())));
+                assertTrue(e.getMessage().contains("a FIFO, not a regular file"), files + ": " + e.getMessage());
+                assertEquals(root.resolve("100").resolve(leafName), e.file());
+            }
         }
     }
 
@@ -75,9 +85,16 @@ class HostileKernelFilesTest {
         Files.writeString(root.resolve("stat"), "cpu  1 2 3 4 5 6 7 0 0 0\nbtime 1700000000\n");
         Files.writeString(root.resolve("uptime"), "100.00 50.00\n");
         mkfifo(root.resolve("100/stat"));
+        List<LinuxProcfs> tables = new ArrayList<>();
         for (boolean nativeReads : new boolean[] {true, false}) {
-            LinuxProcfs table = LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS)
-                    .pageSizeBytes(Fixtures.PAGE).nativeReads(nativeReads).build();
+            tables.add(LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS)
+                    .pageSizeBytes(Fixtures.PAGE).nativeReads(nativeReads).build());
+        }
+        for (String backEnd : wallBackEnds()) {
+            tables.add(LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS)
+                    .pageSizeBytes(Fixtures.PAGE).nativeWall(NativeWalls.load(backEnd)).build());
+        }
+        for (LinuxProcfs table : tables) {
             ProcfsException e = assertTimeoutPreemptively(ANSWER, () -> assertThrows(ProcfsException.class,
                     () -> table.process(100, EnumSet.noneOf(Facet.class))));
             assertTrue(e.getMessage().contains("100/stat"), e.getMessage());
@@ -95,11 +112,14 @@ class HostileKernelFilesTest {
         ProcfsException e = assertThrows(ProcfsException.class, () -> jdk.read(stat.toString()));
         assertTrue(e.getMessage().contains("larger than 64 KiB"), e.getMessage());
         assertTrue(jdk.bytes().length <= ProcBuffer.SMALL_LIMIT, "read no more than the limit: " + jdk.bytes().length);
-        try (ProcFiles files = nativeFiles()) {
-            ProcBuffer buf = new ProcBuffer();
-            ProcfsException n = assertThrows(ProcfsException.class, () -> files.read(100, ProcFiles.Leaf.STAT, buf));
-            assertTrue(n.getMessage().contains("larger than 64 KiB"), n.getMessage());
-            assertTrue(buf.bytes().length <= ProcBuffer.SMALL_LIMIT, "native: " + buf.bytes().length);
+        for (ProcFiles files : nativeReaders()) {
+            try (files) {
+                ProcBuffer buf = new ProcBuffer();
+                ProcfsException n = assertThrows(ProcfsException.class,
+                        () -> files.read(100, ProcFiles.Leaf.STAT, buf));
+                assertTrue(n.getMessage().contains("larger than 64 KiB"), files + ": " + n.getMessage());
+                assertTrue(buf.bytes().length <= ProcBuffer.SMALL_LIMIT, files + ": " + buf.bytes().length);
+            }
         }
     }
 
@@ -110,10 +130,13 @@ class HostileKernelFilesTest {
         Files.createSymbolicLink(status, Path.of("/dev/zero"));
         ProcfsException e = assertThrows(ProcfsException.class, () -> new ProcBuffer().read(status.toString()));
         assertTrue(e.getMessage().contains("not a regular file"), e.getMessage());
-        try (ProcFiles files = nativeFiles()) {
-            ProcfsException n = assertThrows(ProcfsException.class,
-                    () -> files.read(100, ProcFiles.Leaf.STATUS, new ProcBuffer()));
-            assertTrue(n.getMessage().contains("a character device, not a regular file"), n.getMessage());
+        for (ProcFiles files : nativeReaders()) {
+            try (files) {
+                ProcfsException n = assertThrows(ProcfsException.class,
+                        () -> files.read(100, ProcFiles.Leaf.STATUS, new ProcBuffer()));
+                assertTrue(n.getMessage().contains("a character device, not a regular file"),
+                        files + ": " + n.getMessage());
+            }
         }
     }
 
@@ -137,9 +160,20 @@ class HostileKernelFilesTest {
         assertEquals(ProcBuffer.MAX_CAPACITY, ProcBuffer.limitFor("/proc/42/smaps"));
     }
 
-    private ProcFiles nativeFiles() {
-        ProcFiles files = ProcFiles.open(root, root + "/", true);
-        assertTrue(files.isNative(), "the native reader is loaded");
-        return files;
+    /**
+     * Every native reader: the one this JVM chose ({@code procscope.native.backend}), jnr-ffi's own
+     * ({@link NativeProcFiles}) and the wall's reader over each back end this JDK can load.
+     */
+    private List<ProcFiles> nativeReaders() {
+        List<ProcFiles> readers = new ArrayList<>();
+        ProcFiles chosen = ProcFiles.open(root, root + "/", true, null);
+        assertTrue(chosen.isNative(), "the native reader is loaded");
+        readers.add(chosen);
+        readers.add(NativeProcFiles.open(root, root + "/"));
+        for (String backEnd : wallBackEnds()) {
+            readers.add(WallProcFiles.open(NativeWalls.load(backEnd), root, root + "/"));
+        }
+        readers.forEach(r -> assertNotNull(r, "every native reader opens the root"));
+        return readers;
     }
 }

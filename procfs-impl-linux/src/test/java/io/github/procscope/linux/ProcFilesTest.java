@@ -31,8 +31,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The two ways of reading a process table, native ({@code openat}/{@code read}/{@code statx}) and the JDK's,
- * give the same processes, the same values and the same errors.
+ * The ways of reading a process table, native ({@code openat}/{@code read}/{@code statx}: jnr-ffi's reader,
+ * and the native wall's reader over each back end, FFM and jnr) and the JDK's, give the same processes, the
+ * same values and the same errors.
  */
 class ProcFilesTest {
     private static final Set<Facet> ALL = EnumSet.allOf(Facet.class);
@@ -43,16 +44,32 @@ class ProcFilesTest {
     static void loadTheNativeBinding() {
         // Tables load it in the background and read through the JDK until then; here it must be there.
         assertNotNull(NativeLibc.loadProcLibC(), "the native reader's binding loads on Linux x86-64 and AArch64");
+        assertNotNull(NativeWalls.get("test"), "the native wall loads on Linux x86-64 and AArch64");
+    }
+
+    /** Every way this JVM can read a table; the JDK's first. */
+    private static List<String> ways() {
+        List<String> ways = new ArrayList<>(List.of("jdk", "native", "wall-jnr"));
+        if (Runtime.version().feature() >= 22) {
+            ways.add("wall-ffm");
+        }
+        return ways;
+    }
+
+    private static LinuxProcfs table(Path root, String way) {
+        LinuxProcfs.Builder b = LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS).pageSizeBytes(Fixtures.PAGE);
+        switch (way) {
+            case "jdk": return b.nativeReads(false).build();
+            case "native": return b.nativeReads(true).build();
+            case "wall-jnr": return b.nativeWall(NativeWalls.load("jnr")).build();
+            case "wall-ffm": return b.nativeWall(NativeWalls.load("ffm")).build();
+            default: throw new AssertionError(way);
+        }
     }
 
     @AfterEach
     void end() {
         spawned.close();
-    }
-
-    private static LinuxProcfs table(Path root, boolean nativeReads) {
-        return LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS).pageSizeBytes(Fixtures.PAGE)
-                .nativeReads(nativeReads).build();
     }
 
     @Test
@@ -68,11 +85,30 @@ class ProcFilesTest {
         for (int i = 0; i < 5; i++) {
             pids.add(spawned.start("sleep", "600").pid());
         }
-        LinuxProcfs nat = LinuxProcfs.builder(Path.of("/proc")).nativeReads(true).build();
         LinuxProcfs jdk = LinuxProcfs.builder(Path.of("/proc")).nativeReads(false).build();
         for (long pid : pids) {
             Spawned.await(java.time.Duration.ofSeconds(10), "sleep " + pid + " to exec",
                     () -> "sleep".equals(jdk.process(pid).comm()));
+        }
+        for (String way : ways()) {
+            bothWaysReadTheSameLiveProcesses(pids, jdk, live(way), way);
+        }
+    }
+
+    private static LinuxProcfs live(String way) {
+        LinuxProcfs.Builder b = LinuxProcfs.builder(Path.of("/proc"));
+        switch (way) {
+            case "jdk": return b.nativeReads(false).build();
+            case "native": return b.nativeReads(true).build();
+            case "wall-jnr": return b.nativeWall(NativeWalls.load("jnr")).build();
+            case "wall-ffm": return b.nativeWall(NativeWalls.load("ffm")).build();
+            default: throw new AssertionError(way);
+        }
+    }
+
+    private static void bothWaysReadTheSameLiveProcesses(List<Long> pids, LinuxProcfs jdk, LinuxProcfs nat, String way) {
+        assertEquals(!way.equals("jdk"), nat.readsNatively(), way);
+        for (long pid : pids) {
             ProcessInfo a = nat.process(pid, ALL);
             ProcessInfo b = jdk.process(pid, ALL);
             // A sleeping process's files do not change between the two reads.
@@ -86,13 +122,19 @@ class ProcFilesTest {
             assertEquals(b.startTime(), a.startTime());
         }
         Set<Long> inNative = nat.snapshot().processes().stream().map(ProcessInfo::pid).collect(Collectors.toSet());
-        assertTrue(inNative.containsAll(pids), "the native snapshot lists the spawned processes");
+        assertTrue(inNative.containsAll(pids), way + ": the snapshot lists the spawned processes");
     }
 
     @Test
-    void bothWaysReadTheSameFixtureTree() {
-        ProcessSnapshot a = table(Fixtures.proc(), true).snapshot(ALL);
-        ProcessSnapshot b = table(Fixtures.proc(), false).snapshot(ALL);
+    void everyWayReadsTheSameFixtureTree() {
+        for (String way : ways()) {
+            sameFixtureTree(way);
+        }
+    }
+
+    private void sameFixtureTree(String way) {
+        ProcessSnapshot a = table(Fixtures.proc(), way).snapshot(ALL);
+        ProcessSnapshot b = table(Fixtures.proc(), "jdk").snapshot(ALL);
         assertFalse(a.processes().isEmpty());
         Function<ProcessSnapshot, Map<Long, ProcessInfo>> byPid = s -> s.processes().stream()
                 .collect(Collectors.toMap(ProcessInfo::pid, p -> p));
@@ -119,11 +161,36 @@ class ProcFilesTest {
             arg.append("0123456789");
         }
         Files.write(root.resolve("42/cmdline"), ("python\0" + arg + "\0").getBytes(StandardCharsets.US_ASCII));
-        for (boolean nativeReads : new boolean[] {true, false}) {
-            List<String> cmd = table(root, nativeReads).cmdline(42);
-            ProcessInfo p = table(root, nativeReads).process(42, EnumSet.of(Facet.CMDLINE));
-            assertEquals(List.of("python", arg.toString()), p.cmdline().orElseThrow(), "native: " + nativeReads);
+        for (String way : ways()) {
+            List<String> cmd = table(root, way).cmdline(42);
+            ProcessInfo p = table(root, way).process(42, EnumSet.of(Facet.CMDLINE));
+            assertEquals(List.of("python", arg.toString()), p.cmdline().orElseThrow(), way);
             assertEquals(2, cmd.size());
+        }
+    }
+
+    @Test
+    void aSingleRecordFileLargerThanOneChunkIsReadWhole(@TempDir Path tmp) throws IOException {
+        Path root = minimalProc(tmp);
+        byte[] big = new byte[40_000];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) ('a' + i % 26);
+        }
+        Files.write(root.resolve("42/status"), big);
+        String prefix = root + "/";
+        List<ProcFiles> readers = new ArrayList<>(List.of(new ProcFiles.Jdk(prefix),
+                WallProcFiles.open(NativeWalls.load("jnr"), root, prefix)));
+        if (Runtime.version().feature() >= 22) {
+            readers.add(WallProcFiles.open(NativeWalls.load("ffm"), root, prefix));
+        }
+        for (ProcFiles f : readers) {
+            try (f) {
+                ProcBuffer buf = new ProcBuffer();
+                assertEquals(ProcBuffer.Result.OK, f.read(42, ProcFiles.Leaf.STATUS, buf));
+                assertEquals(big.length, buf.length(), f.getClass().getSimpleName());
+                assertTrue(java.util.Arrays.equals(big, java.util.Arrays.copyOf(buf.bytes(), buf.length())));
+                assertEquals(ProcBuffer.Result.NOT_FOUND, f.read(43, ProcFiles.Leaf.STATUS, buf));
+            }
         }
     }
 
@@ -131,8 +198,8 @@ class ProcFilesTest {
     void bothWaysNameTheFileOfAParseErrorAndTheMissingProcess(@TempDir Path tmp) throws IOException {
         Path root = minimalProc(tmp);
         Files.writeString(root.resolve("42/statm"), "12 x 3 4 0 5 0\n");
-        for (boolean nativeReads : new boolean[] {true, false}) {
-            LinuxProcfs t = table(root, nativeReads);
+        for (String way : ways()) {
+            LinuxProcfs t = table(root, way);
             ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> t.process(42));
             assertTrue(e.getMessage().contains(root.resolve("42/statm").toString()), e.getMessage());
             assertThrows(NoSuchProcessException.class, () -> t.process(43));
@@ -147,8 +214,8 @@ class ProcFilesTest {
     void aStatFileNamingAnotherTaskIsRefusedBothWays(@TempDir Path tmp) throws IOException {
         Path root = minimalProc(tmp);
         Files.writeString(root.resolve("42/stat"), statLine(41));
-        for (boolean nativeReads : new boolean[] {true, false}) {
-            ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> table(root, nativeReads).process(42));
+        for (String way : ways()) {
+            ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> table(root, way).process(42));
             assertTrue(e.getMessage().contains("not 42"), e.getMessage());
         }
     }

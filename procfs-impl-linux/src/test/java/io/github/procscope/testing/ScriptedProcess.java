@@ -80,12 +80,18 @@ public final class ScriptedProcess {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write to helper " + pid(), e);
         }
+        // Read on a thread of its own: the common pool may be busy with the test's other asynchronous work
+        // (on two cores, JDK 25 gives it a single worker).
         CompletableFuture<String> line = CompletableFuture.supplyAsync(() -> {
             try {
                 return out.readLine();
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }, task -> {
+            Thread t = new Thread(task, "scripted-process-answer");
+            t.setDaemon(true);
+            t.start();
         });
         String answer;
         try {

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.internal;
 
+import io.github.procscope.linux.ProcessCalls;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SignalsUnavailableException;
@@ -24,11 +25,11 @@ import java.util.Set;
  * <p>Loaded once per JVM, on first use (never in a static initializer of a public class); a failure is
  * remembered and reported as {@link SignalsUnavailableException} on every later attempt.
  */
-public final class NativeAccess {
+public final class NativeAccess implements ProcessCalls {
     /** {@code errno} values of the generic Linux ABI. */
     public static final int EPERM = 1;
     public static final int ESRCH = 3;
-    static final int EINTR = 4;
+    public static final int EINTR = 4;
 
     /** {@code pidfd_open} in the unified syscall table (x86-64, i386, arm, arm64, riscv, ppc, s390...). */
     private static final long SYS_PIDFD_OPEN = 434;
@@ -108,11 +109,13 @@ public final class NativeAccess {
     }
 
     /** @return this JVM's pid */
+    @Override
     public long selfPid() {
         return selfPid;
     }
 
     /** @return this JVM's process group id ({@code getpgrp()}) */
+    @Override
     public long selfProcessGroup() {
         return posix.getpgid(0);
     }
@@ -122,6 +125,7 @@ public final class NativeAccess {
      *
      * @return 0 on success, else the errno
      */
+    @Override
     public int kill(long pid, Signal signal) {
         if (pid == 0 || pid == -1 || pid == Integer.MIN_VALUE || pid > Integer.MAX_VALUE || pid < Integer.MIN_VALUE) {
             throw new IllegalStateException("refusing kill(" + pid + "): not a process or group id");
@@ -131,6 +135,7 @@ public final class NativeAccess {
     }
 
     /** @return whether {@link #pidfdOpen(long)} may work on this platform */
+    @Override
     public boolean pidfdPossible() {
         return pidfdSyscallKnown;
     }
@@ -141,6 +146,7 @@ public final class NativeAccess {
      * @return a file descriptor (&gt;= 0), or minus the errno ({@code -ESRCH}: no such process;
      *         {@code -ENOSYS}, {@code -EPERM} under seccomp, {@code -EMFILE}...: no pidfd to be had)
      */
+    @Override
     public int pidfdOpen(long pid) {
         if (!pidfdSyscallKnown) {
             return -38; // ENOSYS
@@ -161,6 +167,7 @@ public final class NativeAccess {
      * @return 0 on success, else the errno ({@code ESRCH}: it has exited; {@code EPERM}: not permitted;
      *         {@code ENOSYS}: a kernel before 5.1)
      */
+    @Override
     public int pidfdSendSignal(int pidfd, Signal signal) {
         if (!pidfdSyscallKnown) {
             return 38; // ENOSYS
@@ -173,6 +180,7 @@ public final class NativeAccess {
      * @return whether a pidfd's inode number names its process uniquely: true where pidfds live on pidfs
      *         (Linux 6.9 and later), false where they share one anonymous inode or none can be opened
      */
+    @Override
     public boolean pidfsInodes() {
         Boolean known = pidfs;
         if (known == null) {
@@ -199,6 +207,7 @@ public final class NativeAccess {
      * @return the inode number, or empty where it does not name a process ({@link #pidfsInodes()} false) or
      *         cannot be read
      */
+    @Override
     public OptionalLong pidfdInode(int pidfd) {
         if (!pidfsInodes()) {
             return OptionalLong.empty();
@@ -215,6 +224,7 @@ public final class NativeAccess {
      * @param pidfd a descriptor from {@link #pidfdOpen(long)}
      * @return whether its process has exited (the pidfd is readable), looking without waiting
      */
+    @Override
     public boolean pidfdExited(int pidfd) {
         boolean[] ready = new boolean[1];
         pollReadable(new int[] {pidfd}, 1, 0, ready);
@@ -222,6 +232,7 @@ public final class NativeAccess {
     }
 
     /** Closes a descriptor from {@link #pidfdOpen(long)}. */
+    @Override
     public void close(int fd) {
         posix.close(fd);
     }
@@ -236,6 +247,7 @@ public final class NativeAccess {
      * @param ready     set to true for each readable descriptor
      * @return how many are readable (0 on timeout or interruption by a signal)
      */
+    @Override
     public int pollReadable(int[] fds, int count, int timeoutMs, boolean[] ready) {
         Pointer p = Memory.allocateDirect(runtime, 8 * Math.max(1, count));
         for (int i = 0; i < count; i++) {
@@ -271,6 +283,7 @@ public final class NativeAccess {
      * @return the exact exit status, if the pid is a child of this JVM that has ended and not been
      *         reaped yet
      */
+    @Override
     public Optional<ExitStatus> peekChildExit(long pid) {
         if (libc == null || pid > Integer.MAX_VALUE) {
             return Optional.empty();

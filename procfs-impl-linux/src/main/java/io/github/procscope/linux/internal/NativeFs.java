@@ -6,6 +6,7 @@ import jnr.ffi.Pointer;
 import jnr.ffi.annotations.Out;
 import jnr.posix.FileStat;
 import jnr.constants.platform.OpenFlags;
+import io.github.procscope.linux.FsCalls;
 import jnr.posix.POSIX;
 
 /**
@@ -16,7 +17,7 @@ import jnr.posix.POSIX;
  * <p>Loaded lazily, once, on first use; a failure becomes {@link NativeUnavailableException}, raised again
  * on every later use. Thread-safe: {@link Stat} buffers are per caller.
  */
-public final class NativeFs {
+public final class NativeFs implements FsCalls {
     /** {@code ST_RDONLY} in {@code f_flag}. */
     public static final long ST_RDONLY = 1;
 
@@ -78,6 +79,7 @@ public final class NativeFs {
      *
      * @return a file descriptor, or minus the errno
      */
+    @Override
     public int openNonBlocking(String path) {
         int fd = posix.open(path, OpenFlags.O_RDONLY.intValue() | OpenFlags.O_NONBLOCK.intValue()
                 | OpenFlags.O_CLOEXEC.intValue(), 0);
@@ -89,17 +91,20 @@ public final class NativeFs {
      *
      * @return the bytes read (0 at end of file), or minus the errno
      */
+    @Override
     public int read(int fd, byte[] buf) {
         int n = posix.read(fd, buf, buf.length);
         return n >= 0 ? n : -Math.max(1, posix.errno());
     }
 
     /** {@code close(fd)}. */
+    @Override
     public void close(int fd) {
         posix.close(fd);
     }
 
     /** @return a stat buffer for one thread's use */
+    @Override
     public Stat newStat() {
         return new Stat(posix.allocateStat());
     }
@@ -109,6 +114,7 @@ public final class NativeFs {
      * @return the file system's figures
      * @throws NativeErrno with the errno if the call fails
      */
+    @Override
     public Statvfs statvfs(String path) {
         Pointer buf = Memory.allocateDirect(runtime, 256);
         int r = libc.statvfs(path, buf);
@@ -125,7 +131,7 @@ public final class NativeFs {
         private static final long serialVersionUID = 1L;
         private final int errno;
 
-        NativeErrno(String call, String path, int errno) {
+        public NativeErrno(String call, String path, int errno) {
             super(call + "(" + path + ") failed: " + describe(errno), null, false, false);
             this.errno = errno;
         }
@@ -149,7 +155,7 @@ public final class NativeFs {
      * A reusable {@code struct stat}: call {@link #stat} or {@link #lstat}, then read the fields. Not
      * thread-safe; one per thread.
      */
-    public final class Stat {
+    public final class Stat implements FsCalls.StatBuf {
         private final FileStat st;
 
         private Stat(FileStat st) {
@@ -157,11 +163,13 @@ public final class NativeFs {
         }
 
         /** @return 0, or the errno of the failed {@code stat} (which follows symbolic links) */
+        @Override
         public int stat(String path) {
             return posix.stat(path, st) == 0 ? 0 : errno();
         }
 
         /** @return 0, or the errno of the failed {@code lstat} (which does not follow a final link) */
+        @Override
         public int lstat(String path) {
             return posix.lstat(path, st) == 0 ? 0 : errno();
         }
@@ -171,35 +179,43 @@ public final class NativeFs {
             return e == 0 ? ENOENT : e;
         }
 
+        @Override
         public long dev() {
             return st.dev();
         }
 
+        @Override
         public long ino() {
             return st.ino();
         }
 
-        int mode() {
+        @Override
+        public int mode() {
             return st.mode();
         }
 
+        @Override
         public int type() {
             return st.mode() & S_IFMT;
         }
 
+        @Override
         public long nlink() {
             return Integer.toUnsignedLong(st.nlink());
         }
 
+        @Override
         public long size() {
             return st.st_size();
         }
 
         /** @return allocated space in bytes: {@code st_blocks} is in 512-byte units whatever the block size */
+        @Override
         public long allocatedBytes() {
             return st.blocks() * 512;
         }
 
+        @Override
         public long rdev() {
             return st.rdev();
         }

@@ -13,7 +13,8 @@ import jnr.posix.util.DefaultPOSIXHandler;
 import java.util.Locale;
 
 /**
- * The one wall between procscope and native code: it loads, once per JVM and on first use, jnr-posix's
+ * The jnr side of the native wall (JDK 17 to 21; see {@code io.github.procscope.linux.NativeWall} for the contract both back ends
+ * keep): it loads, once per JVM and on first use, jnr-posix's
  * native POSIX binding (never its pure-Java fallback, which fakes or refuses most calls) and a jnr-ffi
  * binding of the few libc calls jnr-posix lacks. {@link NativeAccess} (processes and signals),
  * {@link NativeFs} (file systems) and {@code NativeProcFiles} (the snapshot's reads) are its only users, and

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.linux.ProcessCalls;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.linux.internal.NativeAccess;
@@ -28,7 +29,7 @@ final class ExitWaiter implements AutoCloseable {
         }
     }
 
-    private final NativeAccess nat;
+    private final ProcessCalls nat;
     private final LinuxSignals signals;
     private final boolean usePidfd;
     private final long pollInitialNanos;
@@ -36,7 +37,7 @@ final class ExitWaiter implements AutoCloseable {
     private long backoffNanos;
     private final List<Watch> opened = new ArrayList<>();
 
-    ExitWaiter(NativeAccess nat, LinuxSignals signals, boolean usePidfd, long pollInitialNanos, long pollMaxNanos) {
+    ExitWaiter(ProcessCalls nat, LinuxSignals signals, boolean usePidfd, long pollInitialNanos, long pollMaxNanos) {
         this.nat = nat;
         this.signals = signals;
         this.usePidfd = usePidfd && nat.pidfdPossible();

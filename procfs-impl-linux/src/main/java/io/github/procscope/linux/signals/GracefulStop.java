@@ -1,5 +1,6 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.linux.ProcessCalls;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessState;
@@ -74,7 +75,7 @@ final class GracefulStop {
     }
 
     private final LinuxSignals signals;
-    private final NativeAccess nat;
+    private final ProcessCalls nat;
     private final Membership membership;
     private final StopOptions options;
     private final String description;
@@ -82,7 +83,7 @@ final class GracefulStop {
     private final boolean usePidfd;
     private final Map<ProcessKey, Member> members = new LinkedHashMap<>();
 
-    GracefulStop(LinuxSignals signals, NativeAccess nat, Membership membership, StopOptions options,
+    GracefulStop(LinuxSignals signals, ProcessCalls nat, Membership membership, StopOptions options,
                  String description, Process jdkChild, boolean usePidfd) {
         this.signals = signals;
         this.nat = nat;

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.linux.ProcessCalls;
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
@@ -74,12 +75,12 @@ import java.util.Set;
  */
 public final class LinuxSignals implements Signals {
     private final ProcessTable table;
-    private final NativeAccess nat;
+    private final ProcessCalls nat;
     private final boolean allowSelf;
     private final boolean allowInit;
     private final boolean usePidfd;
 
-    private LinuxSignals(ProcessTable table, NativeAccess nat, boolean allowSelf, boolean allowInit,
+    private LinuxSignals(ProcessTable table, ProcessCalls nat, boolean allowSelf, boolean allowInit,
                          boolean usePidfd) {
         this.table = table;
         this.nat = nat;
@@ -96,7 +97,7 @@ public final class LinuxSignals implements Signals {
      */
     public static LinuxSignals using(ProcessTable table) {
         Objects.requireNonNull(table, "table");
-        return new LinuxSignals(table, NativeAccess.get(), false, false, true);
+        return new LinuxSignals(table, ProcessCalls.get(), false, false, true);
     }
 
     /**

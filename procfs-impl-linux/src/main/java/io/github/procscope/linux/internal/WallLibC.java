@@ -1,0 +1,39 @@
+package io.github.procscope.linux.internal;
+
+import jnr.ffi.Pointer;
+import jnr.ffi.annotations.In;
+import jnr.ffi.annotations.Out;
+import jnr.ffi.annotations.Variadic;
+
+/**
+ * The libc calls of the jnr back end of the native wall ({@code io.github.procscope.linux.JnrWall}), as
+ * jnr-ffi binds them. Here, in the package exported for jnr-ffi's generated stubs, because those stubs must
+ * see the interface they implement. Not API.
+ */
+public interface WallLibC {
+    int getpid();
+
+    int getpgrp();
+
+    int kill(int pid, int signal);
+
+    @Variadic(fixedCount = 1)
+    long syscall(long number, long arg1, long arg2, long arg3, long arg4);
+
+    int openat(int dirfd, @In byte[] path, int flags);
+
+    long read(int fd, Pointer buf, long count);
+
+    int close(int fd);
+
+    int statx(int dirfd, @In byte[] path, int flags, int mask, @Out Pointer buf);
+
+    int poll(Pointer fds, long nfds, int timeout);
+
+    int waitid(int idtype, int id, Pointer infop, int options);
+
+    @Variadic(fixedCount = 1)
+    int prctl(int option, long arg2, long arg3, long arg4, long arg5);
+
+    int statvfs(@In byte[] path, @Out Pointer buf);
+}

@@ -1,0 +1,351 @@
+package io.github.procscope.linux;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+import static java.lang.foreign.ValueLayout.JAVA_SHORT;
+
+/**
+ * The native wall through the FFM API ({@code java.lang.foreign}, JDK 22+): downcall handles to the C
+ * library this JVM already has loaded, {@code errno} captured by the linker. No {@code sun.misc.Unsafe}, no
+ * generated classes, nothing extracted to disk. Its calls are restricted methods: a JVM started with
+ * {@code --enable-native-access=ALL-UNNAMED} (or the jar manifest's {@code Enable-Native-Access}) makes
+ * them without a warning. Handles are made on first use, per group of calls, so a program that only
+ * signals never pays for the file calls. Compiled for release 22; loaded by {@link NativeWalls} only on a
+ * JDK that has the API. See {@link NativeWall} for the contract.
+ */
+final class FfmWall implements NativeWall {
+    private static final int CHUNK = 16 * 1024;
+    private static final int PATH_MAX = 4096;
+    private static final int ENAMETOOLONG = 36;
+
+    private final boolean pidfdPossible;
+    private final ThreadLocal<Buffers> buffers = ThreadLocal.withInitial(Buffers::new);
+
+    /** What every group of handles needs: the linker, libc's symbols, errno's place in the call state. */
+    private static final class Base {
+        static final Linker LINKER = Linker.nativeLinker();
+        static final SymbolLookup LIBC = LINKER.defaultLookup();
+        static final MemoryLayout STATE = Linker.Option.captureStateLayout();
+        static final VarHandle ERRNO = STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+        static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
+
+        static MethodHandle handle(String name, FunctionDescriptor fd, Linker.Option... options) {
+            MemorySegment symbol = LIBC.find(name).orElseThrow(() -> new IllegalStateException(
+                    "the C library has no " + name + " (glibc 2.28 or newer is needed)"));
+            return LINKER.downcallHandle(symbol, fd, options);
+        }
+    }
+
+    /** The process calls. */
+    private static final class Proc {
+        static final MethodHandle GETPID = Base.handle("getpid", FunctionDescriptor.of(JAVA_INT));
+        static final MethodHandle GETPGRP = Base.handle("getpgrp", FunctionDescriptor.of(JAVA_INT));
+        static final MethodHandle KILL = Base.handle("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT),
+                Base.CAPTURE);
+        static final MethodHandle SYSCALL = Base.handle("syscall",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                Base.CAPTURE, Linker.Option.firstVariadicArg(1));
+    }
+
+    /** The file calls. */
+    private static final class Files {
+        static final MethodHandle OPENAT = Base.handle("openat",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle READ = Base.handle("read",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG), Base.CAPTURE);
+        static final MethodHandle CLOSE = Base.handle("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT),
+                Base.CAPTURE);
+        static final MethodHandle STATX = Base.handle("statx",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), Base.CAPTURE);
+    }
+
+    /** The rest: waiting, process control, file systems. */
+    private static final class Misc {
+        static final MethodHandle POLL = Base.handle("poll",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle WAITID = Base.handle("waitid",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle PRCTL = Base.handle("prctl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
+                Base.CAPTURE, Linker.Option.firstVariadicArg(1));
+        static final MethodHandle STATVFS = Base.handle("statvfs",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Base.CAPTURE);
+    }
+
+    /** One thread's native memory, freed by the garbage collector with the thread's buffers. */
+    private static final class Buffers {
+        final Arena arena = Arena.ofAuto();
+        final MemorySegment state = arena.allocate(Base.STATE);
+        final MemorySegment path = arena.allocate(PATH_MAX + 1);
+        final MemorySegment chunk = arena.allocate(CHUNK);
+        final MemorySegment statx = arena.allocate(FileStatus.STATX_ALLOC, 8);
+        final ByteBuffer statxView = statx.asByteBuffer().order(ByteOrder.nativeOrder());
+        final MemorySegment siginfo = arena.allocate(ChildState.SIGINFO_BYTES, 8);
+        final ByteBuffer siginfoView = siginfo.asByteBuffer().order(ByteOrder.nativeOrder());
+        MemorySegment pollfds = arena.allocate(8L * 16, 8);
+
+        int errno() {
+            return -Math.max(1, (int) Base.ERRNO.get(state, 0L));
+        }
+
+        /** Copies a C path (up to its first NUL) into {@link #path}; false if it is longer than {@code PATH_MAX}. */
+        boolean setPath(byte[] p) {
+            int n = NativeWalls.checkPath(p);
+            if (n > PATH_MAX) {
+                return false;
+            }
+            MemorySegment.copy(p, 0, path, JAVA_BYTE, 0, n + 1);
+            return true;
+        }
+    }
+
+    private FfmWall(boolean pidfdPossible) {
+        this.pidfdPossible = pidfdPossible;
+    }
+
+    /**
+     * Makes the wall after checking that the C library has every symbol it binds.
+     *
+     * @throws IllegalStateException naming the cause if the C library cannot be called here
+     */
+    static FfmWall load(boolean pidfdPossible) {
+        try {
+            for (String symbol : SYMBOLS) {
+                if (Base.LIBC.find(symbol).isEmpty()) {
+                    throw new IllegalStateException("the C library has no " + symbol
+                            + " (glibc 2.28 or newer is needed)");
+                }
+            }
+            // No call is made here: each group of handles is made on its first use, so that binding the
+            // library costs a symbol look-up only (a first downcall handle costs tens of milliseconds).
+            FfmWall wall = new FfmWall(pidfdPossible);
+            return wall;
+        } catch (RuntimeException | LinkageError e) {
+            Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+            throw new IllegalStateException("cannot call the C library through java.lang.foreign (" + cause
+                    + "); run with --enable-native-access=ALL-UNNAMED, or choose the jnr back end with -D"
+                    + BACKEND_PROPERTY + "=jnr", cause);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        return new IllegalStateException(t);
+    }
+
+    @Override
+    public String name() {
+        return "ffm";
+    }
+
+    @Override
+    public long getpid() {
+        try {
+            return (int) Proc.GETPID.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long getpgrp() {
+        try {
+            return (int) Proc.GETPGRP.invokeExact();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int kill(long pid, int signal) {
+        Buffers b = buffers.get();
+        try {
+            int r = (int) Proc.KILL.invokeExact(b.state, Math.toIntExact(pid), signal);
+            return r == 0 ? 0 : b.errno();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public boolean pidfdPossible() {
+        return pidfdPossible;
+    }
+
+    private long syscall(long number, long a1, long a2, long a3, long a4) {
+        Buffers b = buffers.get();
+        try {
+            long r = (long) Proc.SYSCALL.invokeExact(b.state, number, a1, a2, a3, a4);
+            return r < 0 ? b.errno() : r;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int pidfdOpen(long pid) {
+        return pidfdPossible ? (int) syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0) : -ENOSYS;
+    }
+
+    @Override
+    public int pidfdSendSignal(int pidfd, int signal) {
+        return pidfdPossible ? (int) syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0) : -ENOSYS;
+    }
+
+    @Override
+    public int openat(int dirfd, byte[] path, int flags) {
+        Buffers b = buffers.get();
+        if (!b.setPath(path)) {
+            return -ENAMETOOLONG;
+        }
+        try {
+            int fd = (int) Files.OPENAT.invokeExact(b.state, dirfd, b.path, flags);
+            return fd >= 0 ? fd : b.errno();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long read(int fd, byte[] buf, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        Buffers b = buffers.get();
+        try {
+            long n = (long) Files.READ.invokeExact(b.state, fd, b.chunk, (long) Math.min(len, CHUNK));
+            if (n < 0) {
+                return b.errno();
+            }
+            MemorySegment.copy(b.chunk, JAVA_BYTE, 0, buf, off, (int) n);
+            return n;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int close(int fd) {
+        Buffers b = buffers.get();
+        try {
+            int r = (int) Files.CLOSE.invokeExact(b.state, fd);
+            return r == 0 ? 0 : b.errno();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int statx(int dirfd, byte[] path, int flags, int mask, FileStatus out) {
+        Buffers b = buffers.get();
+        if (!b.setPath(path)) {
+            return -ENAMETOOLONG;
+        }
+        try {
+            int r = (int) Files.STATX.invokeExact(b.state, dirfd, b.path, flags, mask, b.statx);
+            if (r != 0) {
+                return b.errno();
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        out.decode(b.statxView);
+        return 0;
+    }
+
+    @Override
+    public int poll(int[] fds, short events, short[] revents, int count, int timeoutMs) {
+        Buffers b = buffers.get();
+        if (b.pollfds.byteSize() < 8L * count) {
+            b.pollfds = b.arena.allocate(8L * count, 8);
+        }
+        MemorySegment p = b.pollfds;
+        for (int i = 0; i < count; i++) {
+            p.set(JAVA_INT, 8L * i, fds[i]);
+            p.set(JAVA_SHORT, 8L * i + 4, events);
+            p.set(JAVA_SHORT, 8L * i + 6, (short) 0);
+        }
+        try {
+            int n = (int) Misc.POLL.invokeExact(b.state, p, (long) count, timeoutMs);
+            if (n < 0) {
+                return b.errno();
+            }
+            for (int i = 0; i < count; i++) {
+                revents[i] = p.get(JAVA_SHORT, 8L * i + 6);
+            }
+            return n;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int waitid(int idtype, long id, int options, ChildState out) {
+        Buffers b = buffers.get();
+        b.siginfo.fill((byte) 0);
+        try {
+            int r = (int) Misc.WAITID.invokeExact(b.state, idtype, Math.toIntExact(id), b.siginfo, options);
+            if (r != 0) {
+                return b.errno();
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        out.decode(b.siginfoView);
+        return 0;
+    }
+
+    @Override
+    public long prctl(int option, long arg2, long arg3, long arg4, long arg5) {
+        Buffers b = buffers.get();
+        try {
+            int r = (int) Misc.PRCTL.invokeExact(b.state, option, arg2, arg3, arg4, arg5);
+            return r < 0 ? b.errno() : r;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int statvfs(byte[] path, long[] out) {
+        Buffers b = buffers.get();
+        if (!b.setPath(path)) {
+            return -ENAMETOOLONG;
+        }
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment buf = call.allocate(128, 8);
+            int r = (int) Misc.STATVFS.invokeExact(b.state, b.path, buf);
+            if (r != 0) {
+                return b.errno();
+            }
+            for (int i = 0; i < 11; i++) {
+                out[i] = buf.get(JAVA_LONG, 8L * i);
+            }
+            return 0;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** The libc symbols this wall binds. */
+    private static final List<String> SYMBOLS = List.of("getpid", "getpgrp", "kill", "syscall", "openat", "read",
+            "close", "statx", "poll", "waitid", "prctl", "statvfs");
+
+}

@@ -1,0 +1,297 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.Pids;
+import io.github.procscope.testing.Spawned;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The contract of the native wall, held against the kernel and the JDK, for each back end this JVM can
+ * load: jnr everywhere, ffm on JDK 22+. The same test runs on both, so both give the same results, errnos
+ * included.
+ */
+class NativeWallTest {
+    private static final int ENOENT = 2;
+    private static final int ESRCH = 3;
+    private static final int EBADF = 9;
+    private static final int EINVAL = 22;
+    private static final int ENOTDIR = 20;
+    private static final int S_IFIFO = 0010000;
+    private static final int SIGKILL = 9;
+
+    private final Spawned spawned = new Spawned();
+
+    @AfterEach
+    void end() {
+        spawned.close();
+    }
+
+    static NativeWall wall(String name) {
+        if (NativeWalls.FFM.equals(name)) {
+            Assumptions.assumeTrue(Runtime.version().feature() >= 22, "the ffm back end needs JDK 22+");
+        }
+        NativeWall w = NativeWalls.load(name);
+        assertEquals(name, w.name());
+        return w;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void identifiesThisProcess(String name) {
+        NativeWall w = wall(name);
+        assertEquals(ProcessHandle.current().pid(), w.getpid());
+        long pgrp = LinuxProcfs.builder(Path.of("/proc")).nativeReads(false).build().process(w.getpid()).pgid();
+        assertEquals(pgrp, w.getpgrp());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void killReportsTheErrnoOfAMissingProcess(String name) {
+        NativeWall w = wall(name);
+        assertEquals(0, w.kill(w.getpid(), 0), "signal 0 to itself only checks");
+        assertEquals(-ESRCH, w.kill(Pids.PID_MAX_LIMIT + 1, 0), "no process above pid_max");
+        assertEquals(-EINVAL, w.kill(w.getpid(), 1000), "no signal 1000");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void pidfdSignalsExactlyItsProcessAndSeesItEnd(String name, @TempDir Path tmp) throws Exception {
+        NativeWall w = wall(name);
+        assertTrue(w.pidfdPossible());
+        // A child no JDK reaper collects, so that waitid can look at it before the test reaps it.
+        long pid = spawned.startNative(tmp.resolve("out"), List.of("sleep", "600"));
+        int fd = w.pidfdOpen(pid);
+        assertTrue(fd >= 0, "pidfd_open: " + fd);
+        FileStatus st = new FileStatus();
+        assertEquals(0, w.fstat(fd, st));
+        assertTrue(st.ino > 0, "a pidfd has an inode: " + st);
+        FileStatus again = new FileStatus();
+        int fd2 = w.pidfdOpen(pid);
+        assertEquals(0, w.fstat(fd2, again));
+        if (kernelAtLeast(6, 9)) {
+            assertEquals(st.ino, again.ino, "pidfs gives one inode per process: " + st + " " + again);
+            int self = w.pidfdOpen(w.getpid());
+            FileStatus mine = new FileStatus();
+            assertEquals(0, w.fstat(self, mine));
+            assertTrue(mine.ino != st.ino, "another process, another inode");
+            assertEquals(0, w.close(self));
+        }
+        assertEquals(0, w.close(fd2));
+
+        short[] revents = new short[1];
+        assertEquals(0, w.poll(new int[] {fd}, NativeWall.POLLIN, revents, 1, 0), "alive: not readable");
+        assertEquals(0, w.pidfdSendSignal(fd, SIGKILL));
+        assertEquals(1, w.poll(new int[] {fd}, NativeWall.POLLIN, revents, 1, 10_000), "readable once it ends");
+        assertTrue((revents[0] & NativeWall.POLLIN) != 0);
+
+        ChildState cs = new ChildState();
+        assertEquals(0, w.waitid(NativeWall.P_PID, pid, NativeWall.WEXITED | NativeWall.WNOHANG
+                | NativeWall.WNOWAIT, cs));
+        assertEquals(pid, cs.pid);
+        assertEquals(ChildState.CLD_KILLED, cs.code);
+        assertEquals(SIGKILL, cs.status);
+        assertEquals(SIGKILL, spawned.reapNative(pid, Duration.ofSeconds(10)) & 0x7f,
+                "WNOWAIT left the child to be reaped, killed by SIGKILL");
+
+        assertEquals(-ESRCH, w.pidfdSendSignal(fd, SIGKILL), "a reaped process is never signalled again");
+        assertEquals(0, w.close(fd));
+        assertEquals(-EBADF, w.close(fd));
+        assertEquals(-EBADF, w.pidfdSendSignal(fd, 0));
+        assertEquals(-ESRCH, w.pidfdOpen(Pids.PID_MAX_LIMIT + 1), "no process above pid_max");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void waitidOnANonChildIsAnError(String name) {
+        NativeWall w = wall(name);
+        int r = w.waitid(NativeWall.P_PID, 1, NativeWall.WEXITED | NativeWall.WNOHANG | NativeWall.WNOWAIT,
+                new ChildState());
+        assertEquals(-10, r, "ECHILD: pid 1 is not our child");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void readsAFileWholeAndDescribesIt(String name, @TempDir Path tmp) throws IOException {
+        NativeWall w = wall(name);
+        byte[] content = new byte[40_000];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) (i * 31);
+        }
+        Path f = tmp.resolve("data");
+        Files.write(f, content);
+        int dir = w.openat(NativeWall.AT_FDCWD, NativeWall.path(tmp.toString()),
+                NativeWall.O_RDONLY | NativeWall.O_DIRECTORY | NativeWall.O_CLOEXEC);
+        assertTrue(dir >= 0, "open the directory: " + dir);
+        int fd = w.openat(dir, NativeWall.path("data"), NativeWall.O_RDONLY | NativeWall.O_NONBLOCK
+                | NativeWall.O_CLOEXEC);
+        assertTrue(fd >= 0, "openat: " + fd);
+        FileStatus st = new FileStatus();
+        assertEquals(0, w.fstat(fd, st));
+        assertTrue(st.isRegularFile(), st.toString());
+        assertEquals(content.length, st.size);
+        assertEquals(((Number) Files.getAttribute(f, "unix:ino")).longValue(), st.ino);
+        assertEquals(((Number) Files.getAttribute(f, "unix:dev")).longValue(), st.dev());
+        assertEquals(((Number) Files.getAttribute(f, "unix:uid")).longValue(), st.uid);
+        assertEquals(1, st.nlink);
+
+        byte[] buf = new byte[content.length + 10];
+        int at = 0;
+        while (true) {
+            long n = w.read(fd, buf, at, buf.length - at);
+            assertTrue(n >= 0, "read: " + n);
+            if (n == 0) {
+                break;
+            }
+            at += (int) n;
+        }
+        assertEquals(content.length, at);
+        assertArrayEquals(content, Arrays.copyOf(buf, at));
+        assertThrows(IndexOutOfBoundsException.class, () -> w.read(fd, buf, buf.length - 1, 2));
+        assertEquals(0, w.close(fd));
+        assertEquals(-EBADF, (int) w.read(fd, buf, 0, 1));
+
+        FileStatus d = new FileStatus();
+        assertEquals(0, w.statx(dir, NativeWall.path("data"), NativeWall.AT_SYMLINK_NOFOLLOW,
+                NativeWall.STATX_BASIC_STATS, d));
+        assertEquals(st.ino, d.ino);
+        assertEquals(0, w.statx(dir, NativeWall.EMPTY_PATH, NativeWall.AT_EMPTY_PATH, NativeWall.STATX_BASIC_STATS, d));
+        assertEquals(FileStatus.S_IFDIR, d.type());
+        assertEquals(-ENOENT, w.openat(dir, NativeWall.path("missing"), NativeWall.O_RDONLY));
+        assertEquals(-ENOTDIR, w.openat(dir, NativeWall.path("data/x"), NativeWall.O_RDONLY));
+        assertEquals(-ENOENT, w.statx(dir, NativeWall.path("missing"), 0, NativeWall.STATX_BASIC_STATS, d));
+        assertEquals(0, w.close(dir));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void aFifoOpensWithoutBlockingAndShowsItsType(String name, @TempDir Path tmp) throws Exception {
+        NativeWall w = wall(name);
+        Path fifo = tmp.resolve("fifo");
+        Process mk = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        assertEquals(0, mk.waitFor());
+        // Without O_NONBLOCK this open would wait for a writer forever.
+        int fd = w.openat(NativeWall.AT_FDCWD, NativeWall.path(fifo.toString()),
+                NativeWall.O_RDONLY | NativeWall.O_NONBLOCK | NativeWall.O_CLOEXEC);
+        assertTrue(fd >= 0, "openat: " + fd);
+        FileStatus st = new FileStatus();
+        assertEquals(0, w.fstat(fd, st));
+        assertEquals(S_IFIFO, st.type());
+        assertTrue(!st.isRegularFile());
+        assertEquals(0, w.read(fd, new byte[16], 0, 16), "no writer: end of file at once");
+        assertEquals(0, w.close(fd));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void takesPathsAsCStrings(String name) {
+        NativeWall w = wall(name);
+        assertThrows(IllegalArgumentException.class, () -> w.openat(NativeWall.AT_FDCWD,
+                "/etc/hostname".getBytes(StandardCharsets.US_ASCII), NativeWall.O_RDONLY));
+        FileStatus st = new FileStatus();
+        assertEquals(0, w.statx(NativeWall.AT_FDCWD, "/etc\0/x/y\0".getBytes(StandardCharsets.US_ASCII), 0,
+                NativeWall.STATX_BASIC_STATS, st), "a C path ends at its first NUL");
+        assertEquals(FileStatus.S_IFDIR, st.type());
+        assertThrows(IllegalArgumentException.class, () -> NativeWall.path("a\0b"));
+        assertEquals(-36, w.openat(NativeWall.AT_FDCWD, NativeWall.path("/" + "x".repeat(5000)), NativeWall.O_RDONLY),
+                "ENAMETOOLONG");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void prctlGivesTheKernelsAnswerOrItsErrno(String name) {
+        NativeWall w = wall(name);
+        int PR_GET_DUMPABLE = 3;
+        int PR_SET_TIMERSLACK = 29;
+        int PR_GET_TIMERSLACK = 30;
+        long dumpable = w.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+        assertTrue(dumpable == 0 || dumpable == 1 || dumpable == 2, "dumpable: " + dumpable);
+        // This thread's timer slack: set, read back, restored (a test thread's own setting).
+        long before = w.prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+        assertTrue(before > 0, "timer slack: " + before);
+        try {
+            assertEquals(0, w.prctl(PR_SET_TIMERSLACK, 123_457, 0, 0, 0));
+            assertEquals(123_457, w.prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+        } finally {
+            assertEquals(0, w.prctl(PR_SET_TIMERSLACK, before, 0, 0, 0));
+        }
+        assertEquals(before, w.prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+        assertEquals(-EINVAL, w.prctl(99_999, 0, 0, 0, 0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void statvfsAgreesWithTheJdk(String name, @TempDir Path tmp) throws IOException {
+        NativeWall w = wall(name);
+        long[] v = new long[11];
+        assertEquals(0, w.statvfs(NativeWall.path(tmp.toString()), v));
+        java.nio.file.FileStore store = Files.getFileStore(tmp);
+        assertEquals(store.getTotalSpace(), v[2] * v[1]);
+        assertEquals(-ENOENT, w.statvfs(NativeWall.path(tmp.resolve("missing").toString()), v));
+    }
+
+    @Test
+    void bothBackEndsGiveTheSameFileStatusForProcFiles() throws IOException {
+        Assumptions.assumeTrue(Runtime.version().feature() >= 22, "the ffm back end needs JDK 22+");
+        NativeWall ffm = NativeWalls.load(NativeWalls.FFM);
+        NativeWall jnr = NativeWalls.load(NativeWalls.JNR);
+        for (String p : new String[] {"/proc/self", "/proc/1", "/proc/self/stat", "/proc/self/fd", "/dev/null", "/"}) {
+            FileStatus a = new FileStatus();
+            FileStatus b = new FileStatus();
+            assertEquals(ffm.statx(NativeWall.AT_FDCWD, NativeWall.path(p), NativeWall.AT_SYMLINK_NOFOLLOW,
+                    NativeWall.STATX_BASIC_STATS, a), jnr.statx(NativeWall.AT_FDCWD, NativeWall.path(p),
+                    NativeWall.AT_SYMLINK_NOFOLLOW, NativeWall.STATX_BASIC_STATS, b));
+            assertEquals(b.toString(), a.toString(), p);
+            Object jdkIno = Files.getAttribute(Path.of(p), "unix:ino", LinkOption.NOFOLLOW_LINKS);
+            assertEquals(((Number) jdkIno).longValue(), a.ino, p);
+        }
+    }
+
+    @Test
+    void theChosenBackEndFollowsTheJdkAndTheProperty() {
+        String saved = System.getProperty(NativeWall.BACKEND_PROPERTY);
+        try {
+            System.clearProperty(NativeWall.BACKEND_PROPERTY);
+            assertEquals(Runtime.version().feature() >= 22 && NativeWalls.ffmBuilt() ? "ffm" : "jnr", NativeWalls.chosen());
+            System.setProperty(NativeWall.BACKEND_PROPERTY, "JNR");
+            assertEquals("jnr", NativeWalls.chosen());
+            System.setProperty(NativeWall.BACKEND_PROPERTY, "panama");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, NativeWalls::chosen);
+            assertTrue(e.getMessage().contains("panama"), e.getMessage());
+        } finally {
+            if (saved == null) {
+                System.clearProperty(NativeWall.BACKEND_PROPERTY);
+            } else {
+                System.setProperty(NativeWall.BACKEND_PROPERTY, saved);
+            }
+        }
+        if (Runtime.version().feature() < 22) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> NativeWalls.load("ffm"));
+            assertTrue(e.getMessage().contains("JDK 22"), e.getMessage());
+        }
+    }
+
+    private static boolean kernelAtLeast(int major, int minor) {
+        String[] v = System.getProperty("os.version").split("[.-]");
+        int a = Integer.parseInt(v[0]);
+        int b = Integer.parseInt(v[1]);
+        return a > major || (a == major && b >= minor);
+    }
+}
