@@ -28,6 +28,9 @@ import java.util.concurrent.CountDownLatch;
         footer = {"", "Group rules (--group-by, repeatable):",
                 "  comm                  one group per command name (the default)",
                 "  job                   one group per run: the outermost process below a shell or PID 1",
+                "  container             one group per container (its short id); processes in none are left out",
+                "  pod                   one group per Kubernetes pod (its UID); processes in none are left out",
+                "  slurm                 one group per Slurm job (its id); processes in none are left out",
                 "  NAME=REGEX            processes whose command name matches REGEX form group NAME",
                 "  NAME=cmdline:REGEX    processes whose command line contains a match of REGEX",
                 "", "Examples:", "  procscope serve",
@@ -41,7 +44,8 @@ final class ServeCommand implements Callable<Integer> {
     String listen = ListenAddress.DEFAULT;
 
     @Option(names = "--group-by", paramLabel = "RULE",
-            description = "How processes form groups: comm, job, NAME=REGEX or NAME=cmdline:REGEX (default: comm).")
+            description = "How processes form groups: comm, job, container, pod, slurm, NAME=REGEX or NAME=cmdline:REGEX "
+                    + "(default: comm).")
     List<String> groupBy = new ArrayList<>();
 
     @Option(names = "--per-pid", description = "Also report GPU memory per process (one series per GPU process).")
@@ -64,6 +68,8 @@ final class ServeCommand implements Callable<Integer> {
     @Option(names = "--subreaper", split = ",", paramLabel = "PID", converter = PidConverter.class,
             description = "Pids known to be subreapers (for job trees and GPU ghosts).")
     List<Long> subreapers = List.of();
+
+    private static final Set<String> STANDALONE = Set.of("comm", "job", "container", "pod", "slurm");
 
     @Override
     public Integer call() throws InterruptedException {
@@ -101,21 +107,32 @@ final class ServeCommand implements Callable<Integer> {
      * @param rules the {@code --group-by} values
      * @param subreapers pids that end a job tree
      * @return the grouper they describe
-     * @throws IllegalArgumentException for an unknown rule, or comm/job mixed with other rules
+     * @throws IllegalArgumentException for an unknown rule, or a grouping that stands alone (comm, job,
+     *         container, pod, slurm) mixed with other rules
      */
     static ProcessGrouper grouper(List<String> rules, Set<Long> subreapers) {
         if (rules.isEmpty()) {
             return ProcessGrouper.byCommand();
         }
-        if (rules.size() == 1 && rules.get(0).equals("comm")) {
-            return ProcessGrouper.byCommand();
-        }
-        if (rules.size() == 1 && rules.get(0).equals("job")) {
-            return ProcessGrouper.byJobTree(subreapers);
+        if (rules.size() == 1) {
+            switch (rules.get(0)) {
+                case "comm":
+                    return ProcessGrouper.byCommand();
+                case "job":
+                    return ProcessGrouper.byJobTree(subreapers);
+                case "container":
+                    return ProcessGrouper.byContainer();
+                case "pod":
+                    return ProcessGrouper.byPod();
+                case "slurm":
+                    return ProcessGrouper.bySlurmJob();
+                default:
+                    break;
+            }
         }
         List<ProcessGrouper.Rule> parsed = new ArrayList<>();
         for (String r : rules) {
-            if (r.equals("comm") || r.equals("job")) {
+            if (STANDALONE.contains(r)) {
                 throw new IllegalArgumentException("--group-by " + r + " stands alone; it cannot be combined with "
                         + "other rules");
             }

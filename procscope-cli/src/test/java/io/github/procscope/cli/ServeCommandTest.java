@@ -64,6 +64,15 @@ class ServeCommandTest {
         r = CliRun.of("serve", "--group-by", "comm", "--group-by", "x=y");
         assertEquals(ProcscopeCli.USAGE, r.status());
         assertTrue(r.err().contains("stands alone"), r.err());
+        r = CliRun.of("serve", "--group-by", "pod", "--group-by", "x=y");
+        assertEquals(ProcscopeCli.USAGE, r.status());
+        assertTrue(r.err().contains("--group-by pod stands alone"), r.err());
+        r = CliRun.of("serve", "--group-by", "slurm", "--group-by", "container");
+        assertEquals(ProcscopeCli.USAGE, r.status());
+        assertTrue(r.err().contains("stands alone"), r.err());
+        r = CliRun.of("serve", "--group-by", "pods");
+        assertEquals(ProcscopeCli.USAGE, r.status());
+        assertTrue(r.err().contains("NAME=REGEX"), r.err());
         r = CliRun.of("serve", "--group-by", "x=(");
         assertEquals(ProcscopeCli.USAGE, r.status());
         assertTrue(r.err().contains("bad regular expression"), r.err());
@@ -71,6 +80,15 @@ class ServeCommandTest {
         assertEquals(ProcscopeCli.USAGE, r.status());
         assertTrue(r.err().contains("series cap"), r.err());
         assertEquals(1, r.err().lines().count(), r.err());
+    }
+
+    @Test
+    void ownerGroupingsReadTheCgroupFacet() {
+        for (String rule : java.util.List.of("container", "pod", "slurm")) {
+            assertEquals(java.util.Set.of(io.github.procscope.api.Facet.CGROUP),
+                    ServeCommand.grouper(java.util.List.of(rule), java.util.Set.of()).facets(), rule);
+        }
+        assertEquals(java.util.Set.of(), ServeCommand.grouper(java.util.List.of("comm"), java.util.Set.of()).facets());
     }
 
     @Test

@@ -3,6 +3,8 @@ package io.github.procscope.metrics;
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.cgroup.Container;
+import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.gpu.GpuUsers;
 
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -20,8 +23,8 @@ import java.util.regex.Pattern;
  *
  * <p>Groupers here: {@link #byCommand()} (process-exporter's {@code {{.Comm}}}), {@link #matching(List)}
  * (named rules over the command name or the command line), {@link #byJobTree(Set)} (each process under the root
- * of its run). Grouping by container, pod or Slurm job is a grouper over the process's attribution, written the
- * same way. Implementations must be thread-safe and must not read the kernel: everything they need is in the
+ * of its run), {@link #byContainer()}, {@link #byPod()} and {@link #bySlurmJob()} (the workload its cgroup paths
+ * name; a process in no such workload is in no group). Implementations must be thread-safe and must not read the kernel: everything they need is in the
  * snapshot.
  */
 @FunctionalInterface
@@ -76,6 +79,52 @@ public interface ProcessGrouper {
             }
             ProcessInfo root = GpuUsers.runRoot(tree, p, reapers, GpuUsers.DEFAULT_BOUNDARY_COMMANDS);
             return Optional.of(root.comm() + ":" + root.pid());
+        };
+    }
+
+    /**
+     * Groups by container: the group is the container's short id (its first 12 hex digits, as {@code docker ps}
+     * shows it), whatever the runtime. A process in no container (as its cgroup paths say) is in no group, and
+     * neither is a kernel thread. Reads {@link Facet#CGROUP}.
+     *
+     * @return the grouper
+     */
+    static ProcessGrouper byContainer() {
+        return byOwner(p -> p.owner().flatMap(Owner::container).map(Container::shortId));
+    }
+
+    /**
+     * Groups by Kubernetes pod: the group is the pod's UID, with dashes (as {@code kubectl get pod -o
+     * jsonpath='{.metadata.uid}'} prints it). A process in no pod is in no group, and neither is a kernel thread.
+     * Reads {@link Facet#CGROUP}.
+     *
+     * @return the grouper
+     */
+    static ProcessGrouper byPod() {
+        return byOwner(p -> p.owner().flatMap(Owner::podUid));
+    }
+
+    /**
+     * Groups by Slurm job: the group is the job id in decimal (all steps of a job are one group). A process in no
+     * Slurm job is in no group, and neither is a kernel thread. Reads {@link Facet#CGROUP}.
+     *
+     * @return the grouper
+     */
+    static ProcessGrouper bySlurmJob() {
+        return byOwner(p -> p.owner().flatMap(Owner::slurm).map(job -> Long.toString(job.jobId())));
+    }
+
+    private static ProcessGrouper byOwner(Function<ProcessInfo, Optional<String>> name) {
+        return new ProcessGrouper() {
+            @Override
+            public Optional<String> groupOf(ProcessInfo process, ProcessTree tree) {
+                return process.isKernelThread() ? Optional.empty() : name.apply(process);
+            }
+
+            @Override
+            public Set<Facet> facets() {
+                return Set.of(Facet.CGROUP);
+            }
         };
     }
 

@@ -1,10 +1,13 @@
 package io.github.procscope.metrics;
 
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.cgroup.Container;
+import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
@@ -27,6 +30,7 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.EnumSet;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -106,13 +110,23 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         return gpuUnavailable;
     }
 
+    /** The grouper's facets, and the cgroups too when GPU memory is reported per process (its owner labels). */
+    private Set<Facet> facets() {
+        if (!options.perPid()) {
+            return options.grouper().facets();
+        }
+        EnumSet<Facet> all = EnumSet.of(Facet.CGROUP);
+        all.addAll(options.grouper().facets());
+        return all;
+    }
+
     @Override
     public synchronized MetricSnapshots collect() {
         long start = System.nanoTime();
         Scrape s = new Scrape(options.seriesCap());
         ProcessSnapshot snapshot = null;
         try {
-            snapshot = sources.processes().snapshot(options.grouper().facets());
+            snapshot = sources.processes().snapshot(facets());
         } catch (ProcscopeException e) {
             error("processes");
         }
@@ -397,9 +411,12 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 ghostBytes += bytes;
             }
             if (options.perPid()) {
+                Optional<Owner> owner = u.process().flatMap(ProcessInfo::owner);
                 s.gauge("procscope_gpu_process_memory_bytes", "GPU memory used by one process, in bytes.",
                         Labels.of("gpu", gpu, "UUID", d.uuid(), "pid", Long.toString(u.pid()),
-                                "comm", u.process().map(ProcessInfo::comm).orElse("")), bytes);
+                                "comm", u.process().map(ProcessInfo::comm).orElse(""),
+                                "container", owner.flatMap(Owner::container).map(Container::shortId).orElse(""),
+                                "pod_uid", owner.flatMap(Owner::podUid).orElse("")), bytes);
             }
         }
         byGroup.forEach((g, bytes) -> s.gauge("procscope_gpu_group_memory_bytes",

@@ -77,10 +77,14 @@ class GpuMetricsCollectorTest {
         NvmlDouble.assertClosed();
         try (ProcscopeCollector collector = collector(ExporterOptions.defaults().withPerPid(true))) {
             Exposition e = Exposition.of(collector.collect());
+            // The Slurm job's python3 is in no container or pod; 4200 is in pod 0b7e6f5a-... (a containerd container).
             assertEquals(2 * GIB, e.get("procscope_gpu_process_memory_bytes{UUID=\"" + GPU0
-                    + "\",comm=\"python3\",gpu=\"0\",pid=\"4100\"}"));
+                    + "\",comm=\"python3\",container=\"\",gpu=\"0\",pid=\"4100\",pod_uid=\"\"}"));
             assertEquals(3 * GIB, e.get("procscope_gpu_process_memory_bytes{UUID=\"" + GPU0
-                    + "\",comm=\"\",gpu=\"0\",pid=\"77777\"}"));
+                    + "\",comm=\"\",container=\"\",gpu=\"0\",pid=\"77777\",pod_uid=\"\"}"));
+            assertEquals(8 * GIB, e.get("procscope_gpu_process_memory_bytes{UUID=\"" + GPU1
+                    + "\",comm=\"pt_data_worker\",container=\"3f4e5d6c7b8a\",gpu=\"1\",pid=\"4200\","
+                    + "pod_uid=\"0b7e6f5a-1c2d-4e3f-9a8b-7c6d5e4f3a2b\"}"));
             assertEquals(3, e.count("procscope_gpu_process_memory_bytes"));
         }
     }

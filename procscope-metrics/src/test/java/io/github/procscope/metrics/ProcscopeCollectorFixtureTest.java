@@ -196,4 +196,26 @@ class ProcscopeCollectorFixtureTest {
         assertTrue(e4.getMessage().contains("two rules"), e4.getMessage());
         assertThrows(IllegalArgumentException.class, () -> ExporterOptions.defaults().withSeriesCap(0));
     }
+
+    @Test
+    void groupsByContainerPodAndSlurmJobLeaveTheRestOut() {
+        // 4100..4103 run in Slurm job 4711 step 0; 4200 in a containerd container of pod 0b7e6f5a-...;
+        // 5000 in a docker container; systemd, sshd, bash and 5100 in none of these; kthreadd is a kernel thread.
+        Exposition slurm = scrape(options().withGrouper(ProcessGrouper.bySlurmJob()));
+        assertEquals(4, slurm.get("namedprocess_namegroup_num_procs{groupname=\"4711\"}"));
+        assertEquals(1, slurm.get("namedprocess_namegroup_states{groupname=\"4711\",state=\"Zombie\"}"));
+        assertEquals(1, slurm.count("namedprocess_namegroup_num_procs"), slurm.text());
+
+        Exposition pod = scrape(options().withGrouper(ProcessGrouper.byPod()));
+        assertEquals(1, pod.get(
+                "namedprocess_namegroup_num_procs{groupname=\"0b7e6f5a-1c2d-4e3f-9a8b-7c6d5e4f3a2b\"}"));
+        assertEquals(1, pod.count("namedprocess_namegroup_num_procs"), pod.text());
+
+        Exposition container = scrape(options().withGrouper(ProcessGrouper.byContainer()));
+        assertEquals(1, container.get("namedprocess_namegroup_num_procs{groupname=\"3f4e5d6c7b8a\"}"));
+        assertEquals(1, container.get("namedprocess_namegroup_num_procs{groupname=\"9d8c7b6a5f4e\"}"));
+        assertEquals(2, container.count("namedprocess_namegroup_num_procs"), container.text());
+
+        assertEquals(Set.of(io.github.procscope.api.Facet.CGROUP), ProcessGrouper.byPod().facets());
+    }
 }
