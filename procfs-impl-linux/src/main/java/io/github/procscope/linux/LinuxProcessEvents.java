@@ -227,9 +227,13 @@ public final class LinuxProcessEvents implements ProcessEvents {
                                 false, Optional.empty(), Optional.empty(), EventSource.SNAPSHOT_DIFF, false), t, 0));
                     }
                 }
-                for (Map.Entry<ProcessKey, ProcessInfo> e : now.entrySet()) {
-                    ProcessInfo p = e.getValue();
-                    ProcessInfo old = before.get(e.getKey());
+                // Oldest first: a parent started before its children, so a listener that follows a tree by its
+                // FORK events learns of the parent before the child that appeared in the same snapshot.
+                List<ProcessInfo> appeared = new java.util.ArrayList<>(now.values());
+                appeared.sort(java.util.Comparator.comparingLong(ProcessInfo::startTimeTicks)
+                        .thenComparingLong(ProcessInfo::pid));
+                for (ProcessInfo p : appeared) {
+                    ProcessInfo old = before.get(p.key());
                     EventType type = old == null ? EventType.FORK : !old.comm().equals(p.comm()) ? EventType.EXEC : null;
                     if (type != null) {
                         offer(new Item(null, new ProcessEvent(type, p.pid(), OptionalLong.of(p.ppid()),
