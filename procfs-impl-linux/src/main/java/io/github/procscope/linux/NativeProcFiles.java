@@ -33,13 +33,8 @@ final class NativeProcFiles extends ProcFiles {
     private static final int STATX_SIZE = 256;
     private static final int CHUNK = 16 * 1024;
 
-    private static final int ENOENT = 2;
-    private static final int ESRCH = 3;
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
-    private static final int EACCES = 13;
-    private static final int EPERM = 1;
-    private static final int ENOTDIR = 20;
 
     private final NativeLibc.ProcLibC lib;
     private final jnr.ffi.Runtime runtime;
@@ -91,13 +86,13 @@ final class NativeProcFiles extends ProcFiles {
 
     @Override
     ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
-        int n = writePid(pid);
+        int n = writePid(pid, path);
         System.arraycopy(leaf.pathBytes, 0, path, n, leaf.pathBytes.length);
         path[n + leaf.pathBytes.length] = 0;
         buf.clear();
         int fd = lib.openat(rootFd, path, openFlags);
         if (fd < 0) {
-            return outcome(runtime.getLastError(), pid, leaf);
+            return outcome(runtime.getLastError(), prefix, pid, leaf);
         }
         try {
             while (true) {
@@ -110,9 +105,9 @@ final class NativeProcFiles extends ProcFiles {
                     }
                     requireRegularFile(fd, pid, leaf);
                     if (more > 0) {
-                        throw ProcBuffer.tooLarge(file(pid, leaf), leaf.limit);
+                        throw ProcBuffer.tooLarge(file(prefix, pid, leaf), leaf.limit);
                     }
-                    return outcome(runtime.getLastError(), pid, leaf);
+                    return outcome(runtime.getLastError(), prefix, pid, leaf);
                 }
                 long r = lib.read(fd, chunk, room);
                 if (r < 0) {
@@ -123,7 +118,7 @@ final class NativeProcFiles extends ProcFiles {
                     if (errno == EAGAIN) {
                         requireRegularFile(fd, pid, leaf);
                     }
-                    return outcome(errno, pid, leaf);
+                    return outcome(errno, prefix, pid, leaf);
                 }
                 if (r == 0) {
                     if (buf.length() == 0) {
@@ -155,7 +150,7 @@ final class NativeProcFiles extends ProcFiles {
         }
         int type = statx.getShort(STX_MODE_OFFSET) & S_IFMT;
         if (type != S_IFREG) {
-            throw ProcBuffer.notRegular(file(pid, leaf), kind(type));
+            throw ProcBuffer.notRegular(file(prefix, pid, leaf), kind(type));
         }
     }
 
@@ -179,7 +174,7 @@ final class NativeProcFiles extends ProcFiles {
 
     @Override
     long ownerUid(long pid) {
-        int n = writePid(pid);
+        int n = writePid(pid, path);
         path[n] = 0;
         if (lib.statx(rootFd, path, AT_SYMLINK_NOFOLLOW, STATX_UID, statx) != 0) {
             int errno = runtime.getLastError();
@@ -206,40 +201,6 @@ final class NativeProcFiles extends ProcFiles {
         if (!closed) {
             closed = true;
             lib.close(rootFd);
-        }
-    }
-
-    /** Writes the pid's decimal digits at the start of {@link #path}; returns how many. */
-    private int writePid(long pid) {
-        int digits = 1;
-        for (long v = pid; v >= 10; v /= 10) {
-            digits++;
-        }
-        long v = pid;
-        for (int i = digits - 1; i >= 0; i--) {
-            path[i] = (byte) ('0' + (v % 10));
-            v /= 10;
-        }
-        return digits;
-    }
-
-    private Path file(long pid, Leaf leaf) {
-        return Path.of(prefix + pid, leaf.fileName);
-    }
-
-    private ProcBuffer.Result outcome(int errno, long pid, Leaf leaf) {
-        switch (errno) {
-            case ENOENT:
-            case ENOTDIR:
-                return ProcBuffer.Result.NOT_FOUND;
-            case ESRCH:
-                return ProcBuffer.Result.GONE;
-            case EACCES:
-            case EPERM:
-                return ProcBuffer.Result.DENIED;
-            default:
-                Path f = file(pid, leaf);
-                throw new ProcfsException(f, "cannot read " + f + ": " + NativeFs.describe(errno));
         }
     }
 }

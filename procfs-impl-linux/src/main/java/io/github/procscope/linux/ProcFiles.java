@@ -1,6 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.ProcfsException;
+import io.github.procscope.linux.internal.NativeFs;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -153,6 +154,55 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
 
         @Override
         public void close() {
+        }
+    }
+    /** {@code errno} values a per-process open or read may give. */
+    static final int EPERM = 1;
+    static final int ENOENT = 2;
+    static final int ESRCH = 3;
+    static final int EACCES = 13;
+    static final int ENOTDIR = 20;
+
+    /**
+     * Writes a pid's decimal digits at the start of {@code path}, the native readers' reused path buffer.
+     *
+     * @return how many digits
+     */
+    static int writePid(long pid, byte[] path) {
+        int digits = 1;
+        for (long v = pid; v >= 10; v /= 10) {
+            digits++;
+        }
+        long v = pid;
+        for (int i = digits - 1; i >= 0; i--) {
+            path[i] = (byte) ('0' + (v % 10));
+            v /= 10;
+        }
+        return digits;
+    }
+
+    /** @return the path of a process's file, for messages */
+    static Path file(String prefix, long pid, Leaf leaf) {
+        return Path.of(prefix + pid, leaf.fileName);
+    }
+
+    /**
+     * Turns the {@code errno} of a failed open or read of a process's file into a result: not found, gone,
+     * denied; anything else is a {@link ProcfsException} naming the file.
+     */
+    static ProcBuffer.Result outcome(int errno, String prefix, long pid, Leaf leaf) {
+        switch (errno) {
+            case ENOENT:
+            case ENOTDIR:
+                return ProcBuffer.Result.NOT_FOUND;
+            case ESRCH:
+                return ProcBuffer.Result.GONE;
+            case EACCES:
+            case EPERM:
+                return ProcBuffer.Result.DENIED;
+            default:
+                Path f = file(prefix, pid, leaf);
+                throw new ProcfsException(f, "cannot read " + f + ": " + NativeFs.describe(errno));
         }
     }
 }

@@ -14,13 +14,8 @@ import java.nio.file.Path;
  */
 final class WallProcFiles extends ProcFiles {
     private static final int CHUNK = 16 * 1024;
-    private static final int ENOENT = 2;
-    private static final int ESRCH = 3;
     private static final int EINTR = 4;
     private static final int EAGAIN = 11;
-    private static final int EACCES = 13;
-    private static final int EPERM = 1;
-    private static final int ENOTDIR = 20;
 
     private final NativeWall wall;
     private final int rootFd;
@@ -60,14 +55,14 @@ final class WallProcFiles extends ProcFiles {
 
     @Override
     ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
-        int n = writePid(pid);
+        int n = writePid(pid, path);
         System.arraycopy(leaf.pathBytes, 0, path, n, leaf.pathBytes.length);
         path[n + leaf.pathBytes.length] = 0;
         buf.clear();
         // O_NONBLOCK: a FIFO where a kernel file should be cannot block the open or a read.
         int fd = wall.openat(rootFd, path, NativeWall.O_RDONLY | NativeWall.O_CLOEXEC | NativeWall.O_NONBLOCK);
         if (fd < 0) {
-            return outcome(-fd, pid, leaf);
+            return outcome(-fd, prefix, pid, leaf);
         }
         try {
             while (true) {
@@ -82,9 +77,9 @@ final class WallProcFiles extends ProcFiles {
                     }
                     requireRegularFile(fd, pid, leaf);
                     if (more > 0) {
-                        throw ProcBuffer.tooLarge(file(pid, leaf), leaf.limit);
+                        throw ProcBuffer.tooLarge(file(prefix, pid, leaf), leaf.limit);
                     }
-                    return outcome((int) -more, pid, leaf);
+                    return outcome((int) -more, prefix, pid, leaf);
                 }
                 long r = wall.read(fd, buf.bytes(), buf.length(), room);
                 if (r < 0) {
@@ -94,7 +89,7 @@ final class WallProcFiles extends ProcFiles {
                     if (-r == EAGAIN) {
                         requireRegularFile(fd, pid, leaf);
                     }
-                    return outcome((int) -r, pid, leaf);
+                    return outcome((int) -r, prefix, pid, leaf);
                 }
                 if (r == 0) {
                     if (buf.length() == 0) {
@@ -124,13 +119,13 @@ final class WallProcFiles extends ProcFiles {
         }
         int type = status.mode & FileStatus.S_IFMT;
         if (type != FileStatus.S_IFREG) {
-            throw ProcBuffer.notRegular(file(pid, leaf), NativeProcFiles.kind(type));
+            throw ProcBuffer.notRegular(file(prefix, pid, leaf), NativeProcFiles.kind(type));
         }
     }
 
     @Override
     long ownerUid(long pid) {
-        int n = writePid(pid);
+        int n = writePid(pid, path);
         path[n] = 0;
         int r = wall.statx(rootFd, path, NativeWall.AT_SYMLINK_NOFOLLOW, NativeWall.STATX_UID, status);
         if (r != 0) {
@@ -158,40 +153,6 @@ final class WallProcFiles extends ProcFiles {
         if (!closed) {
             closed = true;
             wall.close(rootFd);
-        }
-    }
-
-    /** Writes the pid's decimal digits at the start of {@link #path}; returns how many. */
-    private int writePid(long pid) {
-        int digits = 1;
-        for (long v = pid; v >= 10; v /= 10) {
-            digits++;
-        }
-        long v = pid;
-        for (int i = digits - 1; i >= 0; i--) {
-            path[i] = (byte) ('0' + (v % 10));
-            v /= 10;
-        }
-        return digits;
-    }
-
-    private Path file(long pid, Leaf leaf) {
-        return Path.of(prefix + pid, leaf.fileName);
-    }
-
-    private ProcBuffer.Result outcome(int errno, long pid, Leaf leaf) {
-        switch (errno) {
-            case ENOENT:
-            case ENOTDIR:
-                return ProcBuffer.Result.NOT_FOUND;
-            case ESRCH:
-                return ProcBuffer.Result.GONE;
-            case EACCES:
-            case EPERM:
-                return ProcBuffer.Result.DENIED;
-            default:
-                Path f = file(pid, leaf);
-                throw new ProcfsException(f, "cannot read " + f + ": " + NativeFs.describe(errno));
         }
     }
 }

@@ -126,6 +126,8 @@ class JobTreeIT {
                 && m.process().comm().equals("sleep")).findFirst().orElseThrow();
         ProcessHandle.of(sleep303.pid()).orElseThrow().destroyForcibly();
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        // /proc/uptime counts in 10 ms steps: two refreshes within one step span no time to share CPU over.
+        Thread.sleep(50);
         JobSample second = tree.refresh();
         while (second.member(sleep303.pid()).isPresent() && System.nanoTime() < deadline) {
             Thread.sleep(20);
