@@ -20,8 +20,10 @@ import java.util.OptionalLong;
  *                               may contain spaces, parentheses and even newlines
  * @param state                  (3) scheduling state
  * @param ppid                   (4) parent's pid; 0 for the init process and kernel threads of PID 0
- * @param pgrp                   (5) process group id
- * @param session                (6) session id
+ * @param pgrp                   (5) process group id; 0 when the kernel has none for it (it prints -1
+ *                               for a task past the point of exit, read as 0 here)
+ * @param session                (6) session id; 0 when the kernel has none for it (-1 read as 0, as for
+ *                               pgrp)
  * @param ttyNr                  (7) controlling terminal as a device number (major in bits 8-15 and
  *                               20-31, minor in bits 0-7 and 12-19); 0 when there is none
  * @param terminalProcessGroup   (8) foreground process group of the controlling terminal; empty when

@@ -119,7 +119,8 @@ final class StatParser {
 
         return new ProcessStat(
                 pid, comm, state,
-                f[4], f[5], f[6], (int) f[7], f[8] < 0 ? OptionalLong.empty() : OptionalLong.of(f[8]), f[9],
+                // pgrp and session are -1 for a task past exit_notify (seen on live kernels): none, so 0.
+                f[4], Math.max(f[5], 0), Math.max(f[6], 0), (int) f[7], f[8] < 0 ? OptionalLong.empty() : OptionalLong.of(f[8]), f[9],
                 f[10], f[11], f[12], f[13],
                 k.ticks(f[14]), k.ticks(f[15]), k.ticks(f[16]), k.ticks(f[17]),
                 f[18], (int) f[19], (int) f[20], f[21], f[22], f[23], k.pages(f[24]),
@@ -150,8 +151,8 @@ final class StatParser {
      */
     private static void checkRanges(ByteCursor c, long[] f, int count) {
         range(c, f, 4, 0, Integer.MAX_VALUE, "ppid");
-        range(c, f, 5, 0, Integer.MAX_VALUE, "pgrp");
-        range(c, f, 6, 0, Integer.MAX_VALUE, "session");
+        range(c, f, 5, -1, Integer.MAX_VALUE, "pgrp");
+        range(c, f, 6, -1, Integer.MAX_VALUE, "session");
         range(c, f, 8, -1, Integer.MAX_VALUE, "tpgid");
         for (int n : QUANTITIES) {
             if (n <= count && f[n] < 0) {

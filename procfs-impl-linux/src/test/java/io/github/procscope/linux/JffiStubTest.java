@@ -28,11 +28,29 @@ class JffiStubTest {
         spawned.close();
     }
 
+    /**
+     * The probe asks for the jnr binding on purpose, so on JDK 22+ (where a test JVM may run) it is granted
+     * what jnr needs, as a consumer choosing that back end would: native access, and on 23+ jffi's
+     * {@code sun.misc.Unsafe} memory access. Without them the JVM's warnings come before the probe's line.
+     */
+    static List<String> jnrOptions(String option) {
+        int feature = Runtime.version().feature();
+        List<String> options = new java.util.ArrayList<>();
+        if (feature >= 22) {
+            options.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (feature >= 23) {
+            options.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        options.add(option);
+        return options;
+    }
+
     @Test
     void theBindingLoadsWhereNeitherTheTemporaryNorTheCurrentDirectoryTakesAFile() throws Exception {
         // Nothing can be created in /proc, even by root: jffi's own extraction (tmpdir, then the current
         // directory) fails there, so the binding loads only if the stub is taken from the cache.
-        ProcessBuilder pb = Spawned.javaCommand(List.of("-Djava.io.tmpdir=/proc"), NativeLoadProbe.class)
+        ProcessBuilder pb = Spawned.javaCommand(jnrOptions("-Djava.io.tmpdir=/proc"), NativeLoadProbe.class)
                 .directory(new File("/proc")).redirectErrorStream(true);
         pb.environment().put("XDG_CACHE_HOME", cache.toString());
         Process p = spawned.start(pb);
@@ -49,7 +67,7 @@ class JffiStubTest {
 
     @Test
     void aPropertySetByTheUserIsLeftAlone() throws Exception {
-        ProcessBuilder pb = Spawned.javaCommand(List.of("-Djffi.boot.library.path=/nonexistent"),
+        ProcessBuilder pb = Spawned.javaCommand(jnrOptions("-Djffi.boot.library.path=/nonexistent"),
                 NativeLoadProbe.class).redirectErrorStream(true);
         pb.environment().put("XDG_CACHE_HOME", cache.toString());
         Process p = spawned.start(pb);

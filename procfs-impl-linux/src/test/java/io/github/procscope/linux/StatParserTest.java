@@ -70,6 +70,19 @@ class StatParserTest {
     }
 
     @Test
+    void aTaskPastExitHasNoGroupOrSessionRatherThanAParseError() {
+        // Copied from a live kernel: a child of sh read while it was being reaped.
+        ProcessStat s = parse("16921 (sh) X 0 -1 -1 0 -1 4227084 122 0 0 0 0 0 0 0 20 0 0 0 1054381 0 0 0 0 0 0 0"
+                + " 0 0 0 0 0 1 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+        assertEquals(ProcessState.DEAD, s.state());
+        assertEquals(0, s.ppid());
+        assertEquals(0, s.pgrp());
+        assertEquals(0, s.session());
+        assertThrows(ProcfsParseException.class, () -> parse("7 (x) S 1 -2 7 0 -1 4194304 0 0 0 0 0 0 0 0 20 0 1 0"
+                + " 100 0 0 18446744073709551615 0 0 0 0 0 0 0 0 0 0 0 0 17 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"));
+    }
+
+    @Test
     void commIsTakenUpToTheLastClosingParenthesis() {
         ProcessStat s = fixture("200/stat");
         assertEquals("a) (b c", s.comm());
