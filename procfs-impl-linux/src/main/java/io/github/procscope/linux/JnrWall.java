@@ -199,4 +199,42 @@ final class JnrWall implements NativeWall {
         }
         return 0;
     }
+
+    @Override
+    public int socket(int domain, int type, int protocol) {
+        int fd = libc.socket(domain, type, protocol);
+        return fd >= 0 ? fd : errno();
+    }
+
+    @Override
+    public int setsockopt(int fd, int level, int name, byte[] value, int len) {
+        java.util.Objects.checkFromIndexSize(0, len, value.length);
+        return libc.setsockopt(fd, level, name, value, len) == 0 ? 0 : errno();
+    }
+
+    @Override
+    public int bind(int fd, byte[] address, int len) {
+        java.util.Objects.checkFromIndexSize(0, len, address.length);
+        return libc.bind(fd, address, len) == 0 ? 0 : errno();
+    }
+
+    @Override
+    public long send(int fd, byte[] buf, int off, int len, int flags) {
+        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        byte[] part = java.util.Arrays.copyOfRange(buf, off, off + Math.min(len, CHUNK));
+        long n = libc.send(fd, part, part.length, flags);
+        return n >= 0 ? n : errno();
+    }
+
+    @Override
+    public long recv(int fd, byte[] buf, int off, int len, int flags) {
+        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        Pointer chunk = buffers.get().chunk;
+        long n = libc.recv(fd, chunk, Math.min(len, CHUNK), flags);
+        if (n < 0) {
+            return errno();
+        }
+        chunk.get(0, buf, off, (int) n);
+        return n;
+    }
 }

@@ -1,6 +1,5 @@
 package io.github.procscope.linux;
 
-import io.github.procscope.linux.internal.ProcConnectorSocket;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
@@ -72,13 +71,6 @@ public final class LinuxProcessEvents implements ProcessEvents {
     @Override
     public EventSubscription subscribe(ProcessEventListener listener, Duration interval) {
         checkArgs(listener, interval);
-        if (NativeWalls.FFM.equals(NativeWalls.chosen())) {
-            // The connector's socket calls are bound through jnr-ffi only; on the FFM back end loading it would
-            // load jffi (and, on JDK 24+, its native-access and Unsafe warnings) behind the caller's back.
-            return start(listener, interval, null, Optional.of("the process connector is bound through jnr-ffi"
-                    + " only, and this JVM uses the FFM back end of the native wall (ask for EventSource.NETLINK"
-                    + " to load jnr-ffi for it anyway)"));
-        }
         try {
             return subscribe(listener, interval, EventSource.NETLINK);
         } catch (EventsUnavailableException e) {

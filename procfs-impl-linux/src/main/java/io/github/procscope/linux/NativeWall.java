@@ -159,6 +159,42 @@ interface NativeWall {
      */
     int statvfs(byte[] path, long[] out);
 
+    /**
+     * {@code socket(domain, type, protocol)}.
+     *
+     * @return a descriptor, or minus the errno
+     */
+    int socket(int domain, int type, int protocol);
+
+    /**
+     * {@code setsockopt(fd, level, name, value, len)}, the option's value as its bytes in native order.
+     *
+     * @return 0, or minus the errno
+     */
+    int setsockopt(int fd, int level, int name, byte[] value, int len);
+
+    /**
+     * {@code bind(fd, address, len)}, the {@code sockaddr} as its bytes in native order.
+     *
+     * @return 0, or minus the errno
+     */
+    int bind(int fd, byte[] address, int len);
+
+    /**
+     * {@code send(fd, buf + off, len, flags)}, at most 16 KiB per call.
+     *
+     * @return the bytes sent, or minus the errno
+     */
+    long send(int fd, byte[] buf, int off, int len, int flags);
+
+    /**
+     * {@code recv(fd, buf + off, len, flags)}, at most 16 KiB per call (a datagram longer than that is cut,
+     * as {@code recv} cuts it at the length it is given).
+     *
+     * @return the bytes received, or minus the errno
+     */
+    long recv(int fd, byte[] buf, int off, int len, int flags);
+
     /** The empty path, NUL-terminated. */
     byte[] EMPTY_PATH = {0};
 

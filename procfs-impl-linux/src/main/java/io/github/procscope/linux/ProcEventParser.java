@@ -1,6 +1,5 @@
 package io.github.procscope.linux;
 
-import io.github.procscope.linux.internal.ProcConnectorSocket;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;

@@ -59,6 +59,15 @@ final class FfmWall implements NativeWall {
         static final MethodHandle SYSCALL = Base.handle("syscall",
                 FunctionDescriptor.of(JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
                 Base.CAPTURE, Linker.Option.firstVariadicArg(1));
+
+        /** Makes the handles (by initialising this class) if no other thread has. */
+        static void link() {
+            // Reading a field runs the static initialiser once; a thread that needs a handle meanwhile waits
+            // for that initialiser instead of linking a second time.
+            if (KILL == null) {
+                throw new AssertionError();
+            }
+        }
     }
 
     /** The file calls. */
@@ -84,6 +93,20 @@ final class FfmWall implements NativeWall {
                 Base.CAPTURE, Linker.Option.firstVariadicArg(1));
         static final MethodHandle STATVFS = Base.handle("statvfs",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Base.CAPTURE);
+    }
+
+    /** The socket calls (the process connector's netlink socket). */
+    private static final class Net {
+        static final MethodHandle SOCKET = Base.handle("socket",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle SETSOCKOPT = Base.handle("setsockopt",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle BIND = Base.handle("bind",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle SEND = Base.handle("send",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle RECV = Base.handle("recv",
+                FunctionDescriptor.of(JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), Base.CAPTURE);
     }
 
     /** One thread's native memory, freed by the garbage collector with the thread's buffers. */
@@ -131,8 +154,21 @@ final class FfmWall implements NativeWall {
                 }
             }
             // No call is made here: each group of handles is made on its first use, so that binding the
-            // library costs a symbol look-up only (a first downcall handle costs tens of milliseconds).
+            // library costs a symbol look-up only. The JDK's first downcall handle costs far more than the
+            // rest (it loads and spins the linker's machinery: about 100 ms on a cold JVM), so the process
+            // calls, the ones a program that binds the library for signals needs first, are linked now on a
+            // daemon thread: a caller that signals a moment later finds them ready, one that signals at once
+            // waits for the same initialiser rather than paying twice.
             FfmWall wall = new FfmWall(pidfdPossible);
+            Thread linker = new Thread(() -> {
+                try {
+                    Proc.link();
+                } catch (Throwable t) {
+                    // The caller's first process call meets the same failure, in its own thread.
+                }
+            }, "procscope-ffm-link");
+            linker.setDaemon(true);
+            linker.start();
             return wall;
         } catch (RuntimeException | LinkageError e) {
             Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
@@ -344,8 +380,78 @@ final class FfmWall implements NativeWall {
         }
     }
 
+    @Override
+    public int socket(int domain, int type, int protocol) {
+        Buffers b = buffers.get();
+        try {
+            int fd = (int) Net.SOCKET.invokeExact(b.state, domain, type, protocol);
+            return fd >= 0 ? fd : b.errno();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int setsockopt(int fd, int level, int name, byte[] value, int len) {
+        java.util.Objects.checkFromIndexSize(0, len, value.length);
+        Buffers b = buffers.get();
+        int n = Math.min(len, CHUNK);
+        MemorySegment.copy(value, 0, b.chunk, JAVA_BYTE, 0, n);
+        try {
+            int r = (int) Net.SETSOCKOPT.invokeExact(b.state, fd, level, name, b.chunk, n);
+            return r == 0 ? 0 : b.errno();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int bind(int fd, byte[] address, int len) {
+        java.util.Objects.checkFromIndexSize(0, len, address.length);
+        Buffers b = buffers.get();
+        int n = Math.min(len, CHUNK);
+        MemorySegment.copy(address, 0, b.chunk, JAVA_BYTE, 0, n);
+        try {
+            int r = (int) Net.BIND.invokeExact(b.state, fd, b.chunk, n);
+            return r == 0 ? 0 : b.errno();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long send(int fd, byte[] buf, int off, int len, int flags) {
+        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        Buffers b = buffers.get();
+        int n = Math.min(len, CHUNK);
+        MemorySegment.copy(buf, off, b.chunk, JAVA_BYTE, 0, n);
+        try {
+            long r = (long) Net.SEND.invokeExact(b.state, fd, b.chunk, (long) n, flags);
+            return r >= 0 ? r : b.errno();
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long recv(int fd, byte[] buf, int off, int len, int flags) {
+        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        Buffers b = buffers.get();
+        try {
+            long r = (long) Net.RECV.invokeExact(b.state, fd, b.chunk, (long) Math.min(len, CHUNK), flags);
+            if (r < 0) {
+                return b.errno();
+            }
+            MemorySegment.copy(b.chunk, JAVA_BYTE, 0, buf, off, (int) r);
+            return r;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /** The libc symbols this wall binds. */
     private static final List<String> SYMBOLS = List.of("getpid", "getpgrp", "kill", "syscall", "openat", "read",
-            "close", "statx", "poll", "waitid", "prctl", "statvfs");
+            "close", "statx", "poll", "waitid", "prctl", "statvfs", "socket", "setsockopt", "bind", "send",
+            "recv");
 
 }

@@ -64,6 +64,41 @@ class NativeWallTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ffm", "jnr"})
+    void socketCallsTalkToTheKernelOverNetlink(String name) {
+        // NETLINK_ROUTE needs no privilege: a NOOP request with NLM_F_ACK is answered by an NLMSG_ERROR
+        // carrying error 0 and our sequence number, which exercises socket, setsockopt, bind, send and recv.
+        NativeWall w = wall(name);
+        int fd = w.socket(16, 2 | 0x80000, 0);
+        assertTrue(fd >= 0, "socket: " + fd);
+        try {
+            java.nio.ByteBuffer tv = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.nativeOrder());
+            tv.putLong(0, 1).putLong(8, 0);
+            assertEquals(0, w.setsockopt(fd, 1, 20, tv.array(), 16), "SO_RCVTIMEO");
+            java.nio.ByteBuffer addr = java.nio.ByteBuffer.allocate(12).order(java.nio.ByteOrder.nativeOrder());
+            addr.putShort(0, (short) 16);
+            assertEquals(0, w.bind(fd, addr.array(), 12));
+            java.nio.ByteBuffer req = java.nio.ByteBuffer.allocate(16).order(java.nio.ByteOrder.nativeOrder());
+            req.putInt(0, 16).putShort(4, (short) 1).putShort(6, (short) (1 | 4)).putInt(8, 4242);
+            byte[] framed = new byte[20];
+            System.arraycopy(req.array(), 0, framed, 2, 16);
+            assertEquals(16, w.send(fd, framed, 2, 16, 0), "send from an offset");
+            byte[] in = new byte[4096];
+            long n = w.recv(fd, in, 0, in.length, 0);
+            assertTrue(n >= 36, "an ack: " + n);
+            java.nio.ByteBuffer ack = java.nio.ByteBuffer.wrap(in).order(java.nio.ByteOrder.nativeOrder());
+            assertEquals(2, ack.getShort(4), "NLMSG_ERROR");
+            assertEquals(4242, ack.getInt(8), "our sequence number");
+            assertEquals(0, ack.getInt(16), "error 0: an acknowledgement");
+            assertEquals(-11, w.recv(fd, in, 0, in.length, 0), "nothing more: EAGAIN after SO_RCVTIMEO");
+        } finally {
+            assertEquals(0, w.close(fd));
+        }
+        assertEquals(-EBADF, w.setsockopt(fd, 1, 20, new byte[16], 16));
+        assertEquals(-EBADF, w.recv(fd, new byte[8], 0, 8, 0));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
     void killReportsTheErrnoOfAMissingProcess(String name) {
         NativeWall w = wall(name);
         assertEquals(0, w.kill(w.getpid(), 0), "signal 0 to itself only checks");

@@ -93,16 +93,6 @@ public final class NativeLibc {
          * @return 0, or -1 with errno set
          */
         int statvfs(String path, @Out Pointer buf);
-
-        int socket(int domain, int type, int protocol);
-
-        int bind(int fd, @In Pointer addr, int addrlen);
-
-        int setsockopt(int fd, int level, int name, @In Pointer value, int len);
-
-        long send(int fd, @In Pointer buf, long len, int flags);
-
-        long recv(int fd, @Out Pointer buf, long len, int flags);
     }
 
     /**

@@ -36,4 +36,14 @@ public interface WallLibC {
     int prctl(int option, long arg2, long arg3, long arg4, long arg5);
 
     int statvfs(@In byte[] path, @Out Pointer buf);
+
+    int socket(int domain, int type, int protocol);
+
+    int setsockopt(int fd, int level, int name, @In byte[] value, int len);
+
+    int bind(int fd, @In byte[] address, int len);
+
+    long send(int fd, @In byte[] buf, long len, int flags);
+
+    long recv(int fd, Pointer buf, long len, int flags);
 }

@@ -40,6 +40,16 @@ final class LabProcesses implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
         cmd.addAll(List.of(jvmOptions));
+        // A helper that binds native code (step 5's mmap through jnr-ffi) is granted what it uses, so that a
+        // JDK 22+ prints no warning into the lab's output: native access, and on 23+ the sun.misc.Unsafe
+        // memory access jffi still makes.
+        int feature = Runtime.version().feature();
+        if (feature >= 22) {
+            cmd.add("--enable-native-access=ALL-UNNAMED");
+        }
+        if (feature >= 23) {
+            cmd.add("--sun-misc-unsafe-memory-access=allow");
+        }
         String stubDir = System.getProperty("jffi.boot.library.path");
         if (stubDir != null) {
             cmd.add("-Djffi.boot.library.path=" + stubDir); // the stub this JVM loaded: nothing to extract

@@ -1,45 +1,45 @@
-package io.github.procscope.linux.internal;
+package io.github.procscope.linux;
 
 import io.github.procscope.api.events.EventsUnavailableException;
-import jnr.ffi.Memory;
-import jnr.ffi.Pointer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * A netlink socket subscribed to the kernel's process connector ({@code NETLINK_CONNECTOR}, group
- * {@code CN_IDX_PROC}; {@code linux/cn_proc.h}, {@code linux/connector.h}). Small methods over the native calls:
- * open and subscribe, receive one datagram, close.
+ * {@code CN_IDX_PROC}; {@code linux/cn_proc.h}, {@code linux/connector.h}). Small methods over the native wall's
+ * socket calls (either back end: on JDK 22+ the FFM one, so nothing loads jnr-ffi): open and subscribe, receive
+ * one datagram, close.
  */
-public final class ProcConnectorSocket implements AutoCloseable {
-    public static final int AF_NETLINK = 16;
-    public static final int SOCK_DGRAM = 2;
-    public static final int SOCK_CLOEXEC = 0x80000;
-    public static final int NETLINK_CONNECTOR = 11;
-    public static final int CN_IDX_PROC = 1;
-    public static final int CN_VAL_PROC = 1;
-    public static final int PROC_CN_MCAST_LISTEN = 1;
-    public static final int PROC_CN_MCAST_IGNORE = 2;
-    public static final int NLMSG_DONE = 3;
-    public static final int SOL_SOCKET = 1;
-    public static final int SO_RCVBUF = 8;
-    public static final int SO_RCVTIMEO = 20;
-    public static final int SO_RCVBUFFORCE = 33;
-    public static final int EAGAIN = 11;
-    public static final int EINTR = 4;
-    public static final int ENOBUFS = 105;
+final class ProcConnectorSocket implements AutoCloseable {
+    static final int AF_NETLINK = 16;
+    static final int SOCK_DGRAM = 2;
+    static final int SOCK_CLOEXEC = 0x80000;
+    static final int NETLINK_CONNECTOR = 11;
+    static final int CN_IDX_PROC = 1;
+    static final int CN_VAL_PROC = 1;
+    static final int PROC_CN_MCAST_LISTEN = 1;
+    static final int PROC_CN_MCAST_IGNORE = 2;
+    static final int NLMSG_DONE = 3;
+    static final int SOL_SOCKET = 1;
+    static final int SO_RCVBUF = 8;
+    static final int SO_RCVTIMEO = 20;
+    static final int SO_RCVBUFFORCE = 33;
+    static final int EAGAIN = 11;
+    static final int EINTR = 4;
+    static final int ENOBUFS = 105;
     /** Result of {@link #receive}: nothing arrived within the timeout. */
-    public static final int TIMEOUT = 0;
+    static final int TIMEOUT = 0;
     /** Result of {@link #receive}: the kernel dropped messages (the socket buffer overran). */
-    public static final int OVERRUN = -1;
+    static final int OVERRUN = -1;
 
-    private final NativeLibc.Loaded n;
+    private final NativeWall n;
     private final int fd;
-    private final Pointer buf;
     private volatile boolean closed;
 
-    private ProcConnectorSocket(NativeLibc.Loaded n, int fd, int bufSize) {
+    private ProcConnectorSocket(NativeWall n, int fd) {
         this.n = n;
         this.fd = fd;
-        this.buf = Memory.allocateDirect(n.runtime(), bufSize);
     }
 
     /**
@@ -51,34 +51,34 @@ public final class ProcConnectorSocket implements AutoCloseable {
      * @return the subscribed socket
      * @throws EventsUnavailableException naming the call that failed and its errno
      */
-    public static ProcConnectorSocket open(int receiveBufferBytes, int timeoutMs) {
-        NativeLibc.Loaded n;
+    static ProcConnectorSocket open(int receiveBufferBytes, int timeoutMs) {
+        NativeWall n;
         try {
-            n = NativeLibc.get("socket(AF_NETLINK)");
+            n = NativeWalls.get("socket(AF_NETLINK)");
         } catch (RuntimeException e) {
             throw new EventsUnavailableException("the process connector needs native calls: " + e.getMessage());
         }
-        int fd = n.libc().socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+        int fd = n.socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
         if (fd < 0) {
-            throw failure("socket(AF_NETLINK, NETLINK_CONNECTOR)", n.runtime().getLastError());
+            throw failure("socket(AF_NETLINK, NETLINK_CONNECTOR)", -fd);
         }
-        ProcConnectorSocket s = new ProcConnectorSocket(n, fd, 64 * 1024);
+        ProcConnectorSocket s = new ProcConnectorSocket(n, fd);
         try {
-            Pointer v = Memory.allocateDirect(n.runtime(), 16);
+            ByteBuffer v = ByteBuffer.allocate(16).order(ByteOrder.nativeOrder());
             v.putInt(0, receiveBufferBytes);
-            if (n.libc().setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, v, 4) != 0) {
-                n.libc().setsockopt(fd, SOL_SOCKET, SO_RCVBUF, v, 4); // unprivileged: capped at rmem_max
+            if (n.setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, v.array(), 4) != 0) {
+                n.setsockopt(fd, SOL_SOCKET, SO_RCVBUF, v.array(), 4); // unprivileged: capped at rmem_max
             }
             v.putLong(0, timeoutMs / 1000);
             v.putLong(8, (timeoutMs % 1000) * 1000L);
-            n.libc().setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, v, 16);
-            Pointer addr = Memory.allocateDirect(n.runtime(), 12);
-            addr.setMemory(0, 12, (byte) 0);
+            n.setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, v.array(), 16);
+            ByteBuffer addr = ByteBuffer.allocate(12).order(ByteOrder.nativeOrder());
             addr.putShort(0, (short) AF_NETLINK);
             addr.putInt(4, 0); // nl_pid: the kernel assigns one
             addr.putInt(8, CN_IDX_PROC);
-            if (n.libc().bind(fd, addr, 12) != 0) {
-                throw failure("bind(NETLINK_CONNECTOR, CN_IDX_PROC)", n.runtime().getLastError());
+            int bound = n.bind(fd, addr.array(), 12);
+            if (bound != 0) {
+                throw failure("bind(NETLINK_CONNECTOR, CN_IDX_PROC)", -bound);
             }
             s.control(PROC_CN_MCAST_LISTEN);
             return s;
@@ -101,17 +101,17 @@ public final class ProcConnectorSocket implements AutoCloseable {
     /** Sends {@code PROC_CN_MCAST_LISTEN} or {@code PROC_CN_MCAST_IGNORE}. */
     private void control(int op) {
         int len = 16 + 20 + 4;
-        Pointer m = Memory.allocateDirect(n.runtime(), len);
-        m.setMemory(0, len, (byte) 0);
-        m.putInt(0, len);               // nlmsghdr.nlmsg_len
+        ByteBuffer m = ByteBuffer.allocate(len).order(ByteOrder.nativeOrder());
+        m.putInt(0, len);                  // nlmsghdr.nlmsg_len
         m.putShort(4, (short) NLMSG_DONE); // nlmsg_type
-        m.putInt(12, 0);                // nlmsg_pid
-        m.putInt(16, CN_IDX_PROC);      // cn_msg.id.idx
-        m.putInt(20, CN_VAL_PROC);      // cn_msg.id.val
-        m.putShort(32, (short) 4);      // cn_msg.len
+        m.putInt(12, 0);                   // nlmsg_pid
+        m.putInt(16, CN_IDX_PROC);         // cn_msg.id.idx
+        m.putInt(20, CN_VAL_PROC);         // cn_msg.id.val
+        m.putShort(32, (short) 4);         // cn_msg.len
         m.putInt(36, op);
-        if (n.libc().send(fd, m, len, 0) != len) {
-            throw failure("send(PROC_CN_MCAST_LISTEN)", n.runtime().getLastError());
+        long sent = n.send(fd, m.array(), 0, len, 0);
+        if (sent != len) {
+            throw failure("send(PROC_CN_MCAST_LISTEN)", sent < 0 ? (int) -sent : 0);
         }
     }
 
@@ -121,10 +121,10 @@ public final class ProcConnectorSocket implements AutoCloseable {
      * @return its length; {@link #TIMEOUT} when nothing came in time; {@link #OVERRUN} when the kernel dropped
      *         messages
      */
-    public int receive(byte[] into) {
-        long r = n.libc().recv(fd, buf, Math.min(into.length, buf.size()), 0);
+    int receive(byte[] into) {
+        long r = n.recv(fd, into, 0, into.length, 0);
         if (r < 0) {
-            int errno = n.runtime().getLastError();
+            int errno = (int) -r;
             if (errno == EAGAIN || errno == EINTR) {
                 return TIMEOUT;
             }
@@ -136,7 +136,6 @@ public final class ProcConnectorSocket implements AutoCloseable {
             }
             throw new EventsUnavailableException("recv on the process connector failed with errno " + errno);
         }
-        buf.get(0, into, 0, (int) r);
         return (int) r;
     }
 
@@ -144,7 +143,7 @@ public final class ProcConnectorSocket implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            n.posix().close(fd);
+            n.close(fd);
         }
     }
 }
