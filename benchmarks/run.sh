@@ -134,7 +134,7 @@ measure_jdks() {
         fi
         for b in $backends; do
             echo "run.sh: JDK $f: first Signals.system() on $b, $runs fresh JVMs..." >&2
-            echo "# system_ns first_send_ns" > "$jdkdir/jdk$f-$b.signal"
+            echo "# system_ns first_send_ns system_cpu_ns first_send_cpu_ns" > "$jdkdir/jdk$f-$b.signal"
             i=1
             while [ "$i" -le "$runs" ]; do
                 "$home/bin/java" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto --enable-native-access=ALL-UNNAMED \

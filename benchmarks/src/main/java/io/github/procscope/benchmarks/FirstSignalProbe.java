@@ -9,8 +9,11 @@ import io.github.procscope.api.signals.Signals;
 /**
  * The first {@code Signals.system()} of a fresh JVM, timed: run once per JVM by {@code benchmarks/run.sh}
  * (a measured harness, since the cost is a one-time one that JMH's warm-up would hide). Prints
- * {@code system_ns first_send_ns} on one line: the call itself (binding the C library through the JVM's
- * native back end), then the first {@code send} of signal 0-like {@code CONT} to a child it started.
+ * {@code system_ns first_send_ns system_cpu_ns first_send_cpu_ns} on one line: the call itself (binding the C
+ * library through the JVM's native back end), then the first {@code send} of signal 0-like {@code CONT} to a
+ * child it started; first as wall time, then as the calling thread's CPU time, which a loaded machine inflates
+ * far less (work done on other threads, such as the FFM back end's linking on its daemon thread, is not in
+ * it: a send that waits for that thread shows it as wall time only).
  */
 public final class FirstSignalProbe {
     private FirstSignalProbe() {
@@ -25,15 +28,19 @@ public final class FirstSignalProbe {
         try {
             ProcessTable table = ProcessTable.system();
             ProcessKey key = table.key(child.pid());
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             Signals signals = Signals.system();
             long t1 = System.nanoTime();
+            long c1 = threads.getCurrentThreadCpuTime();
             SendResult r = signals.send(key, Signal.CONT);
             long t2 = System.nanoTime();
+            long c2 = threads.getCurrentThreadCpuTime();
             if (!r.delivered()) {
                 throw new IllegalStateException("CONT was not delivered: " + r.explanation());
             }
-            System.out.println((t1 - t0) + " " + (t2 - t1));
+            System.out.println((t1 - t0) + " " + (t2 - t1) + " " + (c1 - c0) + " " + (c2 - c1));
         } finally {
             child.destroyForcibly();
             child.waitFor();

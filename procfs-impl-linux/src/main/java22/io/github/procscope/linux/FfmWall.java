@@ -80,6 +80,13 @@ final class FfmWall implements NativeWall {
                 Base.CAPTURE);
         static final MethodHandle STATX = Base.handle("statx",
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS), Base.CAPTURE);
+
+        /** Makes the handles (by initialising this class) if no other thread has. */
+        static void link() {
+            if (STATX == null) {
+                throw new AssertionError();
+            }
+        }
     }
 
     /** The rest: waiting, process control, file systems. */
@@ -156,13 +163,14 @@ final class FfmWall implements NativeWall {
             // No call is made here: each group of handles is made on its first use, so that binding the
             // library costs a symbol look-up only. The JDK's first downcall handle costs far more than the
             // rest (it loads and spins the linker's machinery: about 100 ms on a cold JVM), so the process
-            // calls, the ones a program that binds the library for signals needs first, are linked now on a
-            // daemon thread: a caller that signals a moment later finds them ready, one that signals at once
-            // waits for the same initialiser rather than paying twice.
+            // calls and then the file calls, the ones a first signal needs (a pidfd, its inode, the target's
+            // stat), are linked now on a daemon thread: a caller that signals a moment later finds them
+            // ready, one that signals at once waits for the same initialiser rather than paying twice.
             FfmWall wall = new FfmWall(pidfdPossible);
             Thread linker = new Thread(() -> {
                 try {
                     Proc.link();
+                    Files.link();
                 } catch (Throwable t) {
                     // The caller's first process call meets the same failure, in its own thread.
                 }
