@@ -132,6 +132,7 @@ measure_jdks() {
         if [ "$f" -ge 22 ]; then
             backends="ffm jnr"
         fi
+        rm -f "$jdkdir/signal.note"   # figures measured here, with the rest: no separate note
         for b in $backends; do
             echo "run.sh: JDK $f: first Signals.system() on $b, $runs fresh JVMs..." >&2
             echo "# system_ns first_send_ns system_cpu_ns first_send_cpu_ns" > "$jdkdir/jdk$f-$b.signal"

@@ -24,7 +24,7 @@ public final class JdkReport {
     private final Path dir;
     private final List<Integer> jdks;
 
-    private JdkReport(Path dir, List<Integer> jdks) {
+    JdkReport(Path dir, List<Integer> jdks) {
         this.dir = dir;
         this.jdks = jdks;
     }
@@ -147,15 +147,22 @@ public final class JdkReport {
                         .append(backEnd.equals("ffm") ? verdict(sys, sys <= 30e6) : "—").append(" |\n");
             }
         }
+        // A note kept beside the figures when they were measured apart from the rest (say, after a change
+        // to the back end alone), naming when and under what load.
+        List<String> note = lines("signal.note");
+        if (!note.isEmpty()) {
+            md.append('\n').append(String.join("\n", note)).append('\n');
+        }
         md.append('\n');
 
         md.append("### Snapshot against C and OSHI\n\n");
         md.append("JMH `SnapshotBenchmark` (average time, gc profiler) with N idle processes started besides the "
                 + "system's: procscope's full snapshot, the C reference that reads the same files (stat + statm + owner, "
                 + "`cEqualWork`) and OSHI 7.5.0's `getProcesses()`. Goals: ≤ 1.2× C, ≥ 8× faster than OSHI, ≤ 256 B "
-                + "of garbage per process, cost per process flat to 5,000.\n\n");
-        md.append("| JDK | N | processes | procscope | C (equal work) | procscope / C | OSHI | OSHI / procscope | garbage per process | per process |\n");
-        md.append("|---|---|---|---|---|---|---|---|---|---|\n");
+                + "of garbage per process, cost per process flat to 5,000. *Records* is what a snapshot hands back per "
+                + "process (measured as in the main report); *garbage* is the allocation beyond it.\n\n");
+        md.append("| JDK | N | processes | procscope | C (equal work) | procscope / C | OSHI | OSHI / procscope | records per process | garbage per process | per process |\n");
+        md.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (int jdk : jdks) {
             Path json = dir.resolve("jdk" + jdk + ".json");
             if (!Files.exists(json)) {
@@ -173,10 +180,16 @@ public final class JdkReport {
                 double oshi = r.find("SnapshotBenchmark.oshi", n).map(JmhResults.Result::medianNanos).orElse(Double.NaN);
                 Report.CensusEntry e = census.get(Integer.parseInt(n));
                 int processes = e == null ? Integer.parseInt(n) : e.processes();
-                double garbage = p.get().medianAllocBytes().orElse(Double.NaN) / processes;
+                // Garbage: what a snapshot allocates beyond the records it hands back (measured in the census,
+                // as in the main report's "beyond records"); without a census entry, the allocation alone.
+                double alloc = p.get().medianAllocBytes().orElse(Double.NaN);
+                double garbage = (e == null ? alloc : alloc - e.recordBytes()) / processes;
+                double records = e == null ? Double.NaN : (double) e.recordBytes() / processes;
                 md.append("| ").append(jdk).append(" | ").append(n).append(" | ").append(processes).append(" | ")
                         .append(us(ps)).append(" | ").append(us(c)).append(" | ").append(x(ps / c)).append(" | ")
                         .append(us(oshi)).append(" | ").append(x(oshi / ps)).append(" | ")
+                        .append(Double.isNaN(records) ? "n/a" : String.format(Locale.ROOT, "%.0f B", records))
+                        .append(" | ")
                         .append(Double.isNaN(garbage) ? "n/a" : String.format(Locale.ROOT, "%.0f B", garbage))
                         .append(" | ").append(String.format(Locale.ROOT, "%.2f µs", ps / processes / 1e3)).append(" |\n");
             }
