@@ -29,21 +29,14 @@ class JffiStubTest {
     }
 
     /**
-     * The probe asks for the jnr binding on purpose, so on JDK 22+ (where a test JVM may run) it is granted
-     * what jnr needs, as a consumer choosing that back end would: native access, and on 23+ jffi's
-     * {@code sun.misc.Unsafe} memory access. Without them the JVM's warnings come before the probe's line.
+     * The probe asks for the jnr binding on purpose, so on JDK 23+ (where a test JVM may run) it is granted
+     * what jffi still uses, as a consumer choosing that back end would: {@code sun.misc.Unsafe} memory access
+     * (native access is granted to every JVM {@link Spawned#javaCommand} starts on JDK 22+). Without it the
+     * JVM's warnings come before the probe's line.
      */
     static List<String> jnrOptions(String option) {
-        int feature = Runtime.version().feature();
-        List<String> options = new java.util.ArrayList<>();
-        if (feature >= 22) {
-            options.add("--enable-native-access=ALL-UNNAMED");
-        }
-        if (feature >= 23) {
-            options.add("--sun-misc-unsafe-memory-access=allow");
-        }
-        options.add(option);
-        return options;
+        return Runtime.version().feature() >= 23
+                ? List.of("--sun-misc-unsafe-memory-access=allow", option) : List.of(option);
     }
 
     @Test

@@ -57,7 +57,11 @@ public final class Spawned implements AutoCloseable {
         return start(javaCommand(jvmOptions, mainClass, args).redirectError(ProcessBuilder.Redirect.INHERIT));
     }
 
-    /** @return a builder for a JVM running {@code mainClass} with this JVM's class path */
+    /**
+     * @return a builder for a JVM running {@code mainClass} with this JVM's class path. On JDK 22+ it is granted
+     *         native access ({@code --enable-native-access=ALL-UNNAMED}), as the tool's launcher and jar manifest
+     *         grant it and as the README tells a consumer to, so that its output holds no JVM warning
+     */
     public static ProcessBuilder javaCommand(List<String> jvmOptions, Class<?> mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
@@ -65,6 +69,9 @@ public final class Spawned implements AutoCloseable {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("-Xshare:auto");
         cmd.add("-XX:TieredStopAtLevel=1");
+        if (Runtime.version().feature() >= 22) {
+            cmd.add("--enable-native-access=ALL-UNNAMED");
+        }
         cmd.addAll(jvmOptions);
         cmd.add(mainClass.getName());
         cmd.addAll(List.of(args));
