@@ -1,12 +1,9 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.api.files.DeletedFile;
@@ -25,8 +22,6 @@ import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;

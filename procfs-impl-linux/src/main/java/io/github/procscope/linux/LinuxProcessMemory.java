@@ -3,7 +3,6 @@ package io.github.procscope.linux;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.memory.MemoryMaps;

@@ -6,7 +6,6 @@ import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
