@@ -1,5 +1,6 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.diagnose.CgroupOomCount;
 import io.github.procscope.api.disk.MountInfo;
 
@@ -26,18 +27,19 @@ public final class CgroupOomCounters {
     }
 
     /**
-     * @param resources the mounts (from {@code /proc/self/mountinfo}) and the sysfs root they map under
+     * @param resources the mounts (from {@code /proc/self/mountinfo})
+     * @param sysfsRoot the root that mount points under {@code /sys} map to
      * @return the counters that are above zero, by hierarchy then path
      */
-    public static List<CgroupOomCount> read(LinuxSystemResources resources) {
+    public static List<CgroupOomCount> read(SystemResources resources, Path sysfsRoot) {
         List<CgroupOomCount> out = new ArrayList<>();
         for (MountInfo m : resources.mounts()) {
             if ("cgroup2".equals(m.fsType())) {
                 List<CgroupOomCount> v2 = new ArrayList<>();
-                walk(v2, resources.underSys(m.mountPoint()), 2, "memory.events");
+                walk(v2, LinuxSystemResources.underSys(sysfsRoot, m.mountPoint()), 2, "memory.events");
                 out.addAll(m.superOptions().contains("memory_localevents") ? v2 : ownKills(v2));
             } else if ("cgroup".equals(m.fsType()) && m.superOptions().contains("memory")) {
-                walk(out, resources.underSys(m.mountPoint()), 1, "memory.oom_control");
+                walk(out, LinuxSystemResources.underSys(sysfsRoot, m.mountPoint()), 1, "memory.oom_control");
             }
         }
         return out;

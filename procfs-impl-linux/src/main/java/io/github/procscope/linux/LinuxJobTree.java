@@ -91,9 +91,7 @@ final class LinuxJobTree implements JobTree {
         Discovery d = Discovery.CHILDREN_FILES;
         Optional<String> why = Optional.empty();
         if (!Files.isReadable(children)) {
-            if (!Files.exists(Path.of(procfs.prefix() + root.pid(), "stat"))) {
-                throw new NoSuchProcessException(root.pid());
-            }
+            ReadFailures.requirePresent(root.pid(), Path.of(procfs.prefix() + root.pid()));
             d = Discovery.FULL_SNAPSHOT;
             why = Optional.of(children + (Files.exists(children) ? " cannot be read"
                     : " does not exist: the kernel was built without CONFIG_PROC_CHILDREN")

@@ -1,12 +1,9 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.api.files.DeletedFile;
@@ -25,8 +22,6 @@ import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -121,9 +116,7 @@ public final class LinuxOpenFiles implements OpenFiles {
             }
         }
         if (out.isEmpty()) {
-            if (ProcBuffer.processGone(dir)) {
-                throw new NoSuchProcessException(pid);
-            }
+            ReadFailures.requirePresent(pid, dir);
         } else {
             ProcessLiveness.requireRunning(pid, dir, buf, constants);
         }
@@ -131,29 +124,22 @@ public final class LinuxOpenFiles implements OpenFiles {
     }
 
     private static int[] listFds(long pid, Path dir, Path fdDir) {
-        int[] out = new int[64];
-        int n = 0;
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(fdDir)) {
-            for (Path p : ds) {
-                int fd = parseFd(p.getFileName().toString());
-                if (fd >= 0) {
-                    if (n == out.length) {
-                        out = Arrays.copyOf(out, n * 2);
+        int[] fds = ReadFailures.read(pid, dir, fdDir, () -> {
+            int[] out = new int[64];
+            int n = 0;
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(fdDir)) {
+                for (Path p : ds) {
+                    int fd = parseFd(p.getFileName().toString());
+                    if (fd >= 0) {
+                        if (n == out.length) {
+                            out = Arrays.copyOf(out, n * 2);
+                        }
+                        out[n++] = fd;
                     }
-                    out[n++] = fd;
                 }
             }
-        } catch (AccessDeniedException e) {
-            throw new ProcessAccessDeniedException(pid, fdDir);
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            throw new NoSuchProcessException(pid);
-        } catch (IOException | DirectoryIteratorException e) {
-            if (ProcBuffer.processGone(dir)) {
-                throw new NoSuchProcessException(pid);
-            }
-            throw new ProcfsException(fdDir, "cannot list " + fdDir + ": " + e.getMessage(), e);
-        }
-        int[] fds = Arrays.copyOf(out, n);
+            return Arrays.copyOf(out, n);
+        });
         Arrays.sort(fds);
         return fds;
     }
@@ -177,34 +163,29 @@ public final class LinuxOpenFiles implements OpenFiles {
         String target;
         try {
             target = Files.readSymbolicLink(link).toString();
-        } catch (NoSuchFileException e) {
-            return null;
-        } catch (AccessDeniedException e) {
-            throw new ProcessAccessDeniedException(pid, link);
         } catch (IOException e) {
-            if (ProcBuffer.processGone(dir)) {
-                throw new NoSuchProcessException(pid);
-            }
-            String reason = e.getMessage() == null ? "" : e.getMessage();
-            if (reason.contains("No such file") || reason.contains("No such process")) {
+            ProcBuffer.Result r = ReadFailures.classify(e);
+            if (r == ProcBuffer.Result.NOT_FOUND || r == ProcBuffer.Result.GONE) {
+                ReadFailures.requirePresent(pid, dir);
                 return null; // the descriptor closed while it was read
             }
-            throw new ProcfsException(link, "cannot read the link " + link + ": " + reason, e);
+            throw ReadFailures.translate(pid, dir, link, e);
         }
         int err = st.stat(link.toString());
-        if (err == NativeFs.ENOENT && !Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
+        if (ReadFailures.classify(err) == ProcBuffer.Result.NOT_FOUND && !Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
         boolean known = err == 0;
 
         Path info = dir.resolve("fdinfo").resolve(Integer.toString(fd));
         FdinfoParser.Fdinfo fdinfo;
-        switch (buf.read(info)) {
+        ProcBuffer.Result ir = buf.read(info);
+        switch (ir) {
             case OK:
                 fdinfo = FdinfoParser.parse(info, buf.bytes(), buf.length(), flagBits);
                 break;
             case DENIED:
-                throw new ProcessAccessDeniedException(pid, info);
+                throw ReadFailures.translate(pid, dir, info, ir);
             default:
                 return null; // closed meanwhile
         }
@@ -393,10 +374,10 @@ public final class LinuxOpenFiles implements OpenFiles {
                 }
                 String link = fdPrefix + name;
                 int err = st.stat(link);
-                if (err == NativeFs.EACCES || err == NativeFs.EPERM) {
+                if (ReadFailures.classify(err) == ProcBuffer.Result.DENIED) {
                     // The list is there but its descriptors are refused (another user's, or pid 1 under a
                     // restricting security module even for root): held deleted files would go unseen.
-                    if (!ProcBuffer.processGone(dir)) {
+                    if (!ReadFailures.processGone(dir)) {
                         part.unreadable.add(pid);
                     }
                     return;
@@ -426,12 +407,12 @@ public final class LinuxOpenFiles implements OpenFiles {
                         st.ino()));
             }
         } catch (AccessDeniedException e) {
-            if (!ProcBuffer.processGone(dir)) {
+            if (!ReadFailures.processGone(dir)) {
                 part.unreadable.add(pid);
             }
             return;
         } catch (DirectoryIteratorException e) {
-            if (e.getCause() instanceof AccessDeniedException && !ProcBuffer.processGone(dir)) {
+            if (e.getCause() instanceof AccessDeniedException && !ReadFailures.processGone(dir)) {
                 part.unreadable.add(pid);
             }
             return; // else the process exited while its descriptors were listed
@@ -460,7 +441,7 @@ public final class LinuxOpenFiles implements OpenFiles {
                 case DENIED -> {
                     // Drop what was found before the refusal: the process counts as unreadable, not as read.
                     files.subList(before, files.size()).clear();
-                    if (!ProcBuffer.processGone(dir)) {
+                    if (!ReadFailures.processGone(dir)) {
                         unreadable.add(pid);
                     }
                 }

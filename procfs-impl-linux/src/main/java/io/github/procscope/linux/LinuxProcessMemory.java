@@ -3,7 +3,6 @@ package io.github.procscope.linux;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.memory.MemoryMaps;
@@ -95,8 +94,8 @@ public final class LinuxProcessMemory implements ProcessMemory {
                 : SmapsParser.parseSmaps(file, buf.bytes(), buf.length());
         if (!regions.isEmpty()) {
             ProcessLiveness.requireRunning(pid, dir, buf, constants);
-        } else if (ProcBuffer.processGone(dir)) {
-            throw new NoSuchProcessException(pid);
+        } else {
+            ReadFailures.requirePresent(pid, dir);
         }
         return new MemoryMaps(pid, liveNamesOf(dir, regions));
     }
@@ -157,22 +156,15 @@ public final class LinuxProcessMemory implements ProcessMemory {
                         : SmapsParser.parseRollup(dir.resolve("smaps_rollup"), buf.bytes(), buf.length());
                 break;
             case DENIED:
-                if (ProcBuffer.exitingOrGone(dir)) {
-                    throw new NoSuchProcessException(pid); // it exited while being read
-                }
-                throw new ProcessAccessDeniedException(pid, dir.resolve("smaps_rollup"));
+                throw ReadFailures.translate(pid, dir, dir.resolve("smaps_rollup"), r);
             case GONE:
                 // ESRCH: the process has no address space (a kernel thread or zombie), or it is gone.
-                if (ProcBuffer.processGone(dir)) {
-                    throw new NoSuchProcessException(pid);
-                }
+                ReadFailures.requirePresent(pid, dir);
                 counters = SmapsCounters.ZERO;
                 break;
             case NOT_FOUND:
             default:
-                if (ProcBuffer.processGone(dir)) {
-                    throw new NoSuchProcessException(pid);
-                }
+                ReadFailures.requirePresent(pid, dir); // else this kernel has no smaps_rollup: sum smaps
                 Path smaps = dir.resolve("smaps");
                 buf.readProcessFile(pid, dir, smaps);
                 List<MemoryRegion> regions = SmapsParser.parseSmaps(smaps, buf.bytes(), buf.length());

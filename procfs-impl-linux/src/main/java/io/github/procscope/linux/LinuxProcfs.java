@@ -6,7 +6,6 @@ import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
@@ -205,17 +204,16 @@ public final class LinuxProcfs implements ProcessTable {
         Pids.requireValid(pid);
         Objects.requireNonNull(facets, "facets");
         String taskDir = prefix + pid + "/task";
+        Path pidDir = Path.of(prefix + pid);
         List<Long> tids;
         try {
             tids = listNumeric(Path.of(taskDir));
         } catch (ProcfsException e) {
-            if (ProcBuffer.processGone(Path.of(prefix + pid))) {
-                throw new NoSuchProcessException(pid);
-            }
+            ReadFailures.requirePresent(pid, pidDir);
             throw e;
         }
-        if (tids.isEmpty() && ProcBuffer.processGone(Path.of(prefix + pid))) {
-            throw new NoSuchProcessException(pid);
+        if (tids.isEmpty()) {
+            ReadFailures.requirePresent(pid, pidDir);
         }
         ProcBuffer buf = new ProcBuffer();
         List<ThreadInfo> out = new ArrayList<>(tids.size());
@@ -227,7 +225,7 @@ public final class LinuxProcfs implements ProcessTable {
                 continue; // the thread exited
             }
             if (r == ProcBuffer.Result.DENIED) {
-                throw new ProcessAccessDeniedException(pid, statFile);
+                throw ReadFailures.translate(pid, pidDir, statFile, r);
             }
             ProcessStat stat = StatParser.parse(statFile, buf.bytes(), buf.length(), constants);
             requireSameId(statFile, stat, tid);
@@ -235,7 +233,7 @@ public final class LinuxProcfs implements ProcessTable {
             if (facets.contains(Facet.STATUS)) {
                 Path f = Path.of(dir, "status");
                 ProcBuffer.Result sr = buf.read(f);
-                if (sr == ProcBuffer.Result.GONE || (sr == ProcBuffer.Result.NOT_FOUND && ProcBuffer.processGone(Path.of(dir)))) {
+                if (isGone(sr, Path.of(dir))) {
                     continue;
                 }
                 if (sr == ProcBuffer.Result.OK) {
@@ -244,8 +242,8 @@ public final class LinuxProcfs implements ProcessTable {
             }
             out.add(new ThreadInfo(stat, pid, startTime(stat), status));
         }
-        if (out.isEmpty() && ProcBuffer.processGone(Path.of(prefix + pid))) {
-            throw new NoSuchProcessException(pid);
+        if (out.isEmpty()) {
+            ReadFailures.requirePresent(pid, pidDir);
         }
         return Collections.unmodifiableList(out);
     }
@@ -261,10 +259,7 @@ public final class LinuxProcfs implements ProcessTable {
             if (tolerant) {
                 return null;
             }
-            if (r == ProcBuffer.Result.DENIED) {
-                throw new ProcessAccessDeniedException(pid, file(pid, ProcFiles.Leaf.STAT));
-            }
-            throw new NoSuchProcessException(pid);
+            throw ReadFailures.translate(pid, Path.of(prefix + pid), file(pid, ProcFiles.Leaf.STAT), r);
         }
         ProcessStat stat = StatParser.parse(files.source(pid, ProcFiles.Leaf.STAT), buf.bytes(), buf.length(), constants,
                 buf.statFields());
@@ -363,8 +358,13 @@ public final class LinuxProcfs implements ProcessTable {
         }
     }
 
+    /** @return whether a failed read means the process is gone ({@link ReadFailures}: stat gone too) */
     private static boolean isGone(ProcBuffer.Result r, ProcFiles files, long pid) {
         return r == ProcBuffer.Result.GONE || (r == ProcBuffer.Result.NOT_FOUND && !files.statExists(pid));
+    }
+
+    private static boolean isGone(ProcBuffer.Result r, Path dir) {
+        return r == ProcBuffer.Result.GONE || (r == ProcBuffer.Result.NOT_FOUND && ReadFailures.processGone(dir));
     }
 
     private static ProcessInfo gone(long pid, boolean tolerant) {

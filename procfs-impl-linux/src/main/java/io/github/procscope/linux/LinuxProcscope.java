@@ -162,7 +162,7 @@ final class LinuxProcscope implements Procscope {
     @Override
     public Doctor doctor(Optional<KernelLog> kernelLog, boolean gpus) {
         Objects.requireNonNull(kernelLog, "kernelLog");
-        LinuxDoctor.Builder b = LinuxDoctor.builder(processes()).systemResources(resources.get())
+        LinuxDoctor.Builder b = LinuxDoctor.builder(this).systemResources(resources.get())
                 .openFiles(openFiles());
         kernelLog.ifPresent(b::kernelLog);
         if (gpus) {

@@ -303,6 +303,11 @@ public final class LinuxSystemResources implements SystemResources {
 
     /** Maps an absolute path under /sys to the sysfs root given to this instance. */
     Path underSys(String mountPoint) {
+        return underSys(sys, mountPoint);
+    }
+
+    /** @return where a mount point under {@code /sys} lies under the sysfs root {@code sys}; others as they are */
+    static Path underSys(Path sys, String mountPoint) {
         if (mountPoint.equals("/sys")) {
             return sys;
         }

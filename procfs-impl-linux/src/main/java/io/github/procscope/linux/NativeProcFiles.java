@@ -178,7 +178,7 @@ final class NativeProcFiles extends ProcFiles {
         path[n] = 0;
         if (lib.statx(rootFd, path, AT_SYMLINK_NOFOLLOW, STATX_UID, statx) != 0) {
             int errno = runtime.getLastError();
-            if (errno == ENOENT || errno == ENOTDIR) {
+            if (ReadFailures.classify(errno) == ProcBuffer.Result.NOT_FOUND) {
                 return -1;
             }
             Path dir = Path.of(prefix + pid);

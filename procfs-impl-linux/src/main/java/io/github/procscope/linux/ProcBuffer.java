@@ -7,10 +7,7 @@ import io.github.procscope.api.ProcfsException;
 import java.io.FileInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
@@ -138,7 +135,7 @@ public final class ProcBuffer {
         } catch (FileNotFoundException e) {
             return openFailure(Path.of(file), e);
         } catch (IOException e) {
-            return classify(Path.of(file), e, e.getMessage());
+            return classify(Path.of(file), e);
         }
     }
 
@@ -150,12 +147,8 @@ public final class ProcBuffer {
         BasicFileAttributes a;
         try {
             a = Files.readAttributes(Path.of(file), BasicFileAttributes.class);
-        } catch (NoSuchFileException | NotDirectoryException e) {
-            return Result.NOT_FOUND;
-        } catch (AccessDeniedException e) {
-            return Result.DENIED;
         } catch (IOException e) {
-            return classify(Path.of(file), e, e.getMessage());
+            return classify(Path.of(file), e);
         }
         if (!a.isRegularFile()) {
             throw notRegular(Path.of(file), a.isDirectory() ? "a directory" : a.isSymbolicLink() ? "a link"
@@ -259,8 +252,8 @@ public final class ProcBuffer {
 
     /**
      * Reads a per-process file that the caller asked for by name, turning every outcome other than
-     * {@link Result#OK} into the typed exception it means. A missing file means the process is gone only if
-     * its {@code stat} file is gone too; otherwise the kernel lacks the file.
+     * {@link Result#OK} into the typed exception it means ({@link ReadFailures#translate}). A missing file means
+     * the process is gone only if its {@code stat} file is gone too; otherwise the kernel lacks the file.
      *
      * @param pid    the process, for messages
      * @param pidDir its directory, {@code /proc/PID}
@@ -270,93 +263,23 @@ public final class ProcBuffer {
      * @throws ProcfsException              if the file is missing though the process exists
      */
     void readProcessFile(long pid, Path pidDir, Path file) {
-        switch (read(file)) {
-            case OK:
-                return;
-            case DENIED:
-                if (exitingOrGone(pidDir)) {
-                    throw new NoSuchProcessException(pid); // an exiting process refuses its files: it is gone
-                }
-                throw new ProcessAccessDeniedException(pid, file);
-            case GONE:
-                throw new NoSuchProcessException(pid);
-            case NOT_FOUND:
-            default:
-                if (processGone(pidDir)) {
-                    throw new NoSuchProcessException(pid);
-                }
-                throw new ProcfsException(file, file + " is missing although pid " + pid
-                        + " exists (a kernel without this file?)");
+        Result r = read(file);
+        if (r != Result.OK) {
+            throw ReadFailures.translate(pid, pidDir, file, r);
         }
-    }
-
-    /** {@code PF_EXITING} in the flags of {@code /proc/PID/stat} (field 9): the task is in {@code do_exit}. */
-    private static final long PF_EXITING = 0x4;
-
-    /**
-     * Tells a refusal caused by exit from a real one: a process in {@code do_exit} has given up its address
-     * space, and the kernel then refuses its memory files with {@code EACCES} even to root.
-     *
-     * @return whether the process of {@code pidDir} is gone, a zombie, dead, or exiting ({@code PF_EXITING})
-     */
-    static boolean exitingOrGone(Path pidDir) {
-        ProcBuffer b = new ProcBuffer(512);
-        if (b.read(pidDir.resolve("stat").toString(), SMALL_LIMIT) != Result.OK) {
-            return true;
-        }
-        int close = -1;
-        for (int i = b.length - 1; i >= 0; i--) {
-            if (b.bytes[i] == ')') {
-                close = i;
-                break;
-            }
-        }
-        if (close < 0 || close + 2 >= b.length) {
-            return false;
-        }
-        byte state = b.bytes[close + 2];
-        if (state == 'Z' || state == 'X' || state == 'x') {
-            return true;
-        }
-        // Fields after the state: ppid, pgrp, session, tty_nr, tpgid, flags.
-        String[] f = new String(b.bytes, close + 4, Math.max(0, b.length - close - 4),
-                java.nio.charset.StandardCharsets.US_ASCII).split(" ", 7);
-        if (f.length < 6) {
-            return false;
-        }
-        try {
-            return (Long.parseUnsignedLong(f[5]) & PF_EXITING) != 0;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
-    /**
-     * The rule "gone means {@code stat} is gone too", written once: a per-process file that is not found
-     * means the process is gone only if {@code /proc/PID/stat} is gone as well (a kernel may lack the file,
-     * or a tree may leave it out). Every reader asks this method.
-     *
-     * @return whether the process of {@code pidDir} ({@code /proc/PID}) is gone: its {@code stat} file is
-     */
-    static boolean processGone(Path pidDir) {
-        return !Files.exists(pidDir.resolve("stat"));
     }
 
     /** FileInputStream reports every failure to open as FileNotFoundException; ask the file system which. */
     private static Result openFailure(Path file, FileNotFoundException e) {
         try {
             Files.readAttributes(file, BasicFileAttributes.class);
-        } catch (NoSuchFileException | NotDirectoryException x) {
-            return Result.NOT_FOUND;
-        } catch (AccessDeniedException x) {
-            return Result.DENIED;
         } catch (IOException x) {
-            return classify(file, x, x.getMessage());
+            return classify(file, x);
         }
         if (!Files.isReadable(file)) {
             return Result.DENIED;
         }
-        return classify(file, e, e.getMessage());
+        return classify(file, e);
     }
 
     /** @return the error for a file over {@link #MAX_CAPACITY} */
@@ -371,19 +294,16 @@ public final class ProcBuffer {
                 + ", more than the kernel writes there; refusing to read it");
     }
 
-    private static Result classify(Path file, IOException e, String reason) {
-        if (reason != null) {
-            if (reason.contains("No such process")) {
-                return Result.GONE;
-            }
-            if (reason.contains("No such file") || reason.contains("Not a directory")) {
-                return Result.NOT_FOUND;
-            }
-            if (reason.contains("Permission denied") || reason.contains("Operation not permitted")) {
-                return Result.DENIED;
-            }
+    /**
+     * @return what a failed read means ({@link ReadFailures#classify(IOException)})
+     * @throws ProcfsException naming the file, for any other I/O error
+     */
+    private static Result classify(Path file, IOException e) {
+        Result r = ReadFailures.classify(e);
+        if (r == null) {
+            throw new ProcfsException(file, "cannot read " + file + ": " + e.getMessage(), e);
         }
-        throw new ProcfsException(file, "cannot read " + file + ": " + e.getMessage(), e);
+        return r;
     }
 
     private void grow(Path file, int limit) {

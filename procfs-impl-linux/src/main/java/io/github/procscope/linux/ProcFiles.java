@@ -115,7 +115,7 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
 
     /** @return whether {@code ROOT/PID/stat} still exists, the test of a process being gone */
     boolean statExists(long pid) {
-        return !ProcBuffer.processGone(Path.of(prefix + pid));
+        return !ReadFailures.processGone(Path.of(prefix + pid));
     }
 
     /** @return whether the native reader is in use, for tests and benchmarks */
@@ -156,13 +156,6 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
         public void close() {
         }
     }
-    /** {@code errno} values a per-process open or read may give. */
-    static final int EPERM = 1;
-    static final int ENOENT = 2;
-    static final int ESRCH = 3;
-    static final int EACCES = 13;
-    static final int ENOTDIR = 20;
-
     /**
      * Writes a pid's decimal digits at the start of {@code path}, the native readers' reused path buffer.
      *
@@ -187,22 +180,16 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
     }
 
     /**
-     * Turns the {@code errno} of a failed open or read of a process's file into a result: not found, gone,
-     * denied; anything else is a {@link ProcfsException} naming the file.
+     * Turns the {@code errno} of a failed open or read of a process's file into a result
+     * ({@link ReadFailures#classify(int)}: not found, gone, denied); anything else is a {@link ProcfsException}
+     * naming the file.
      */
     static ProcBuffer.Result outcome(int errno, String prefix, long pid, Leaf leaf) {
-        switch (errno) {
-            case ENOENT:
-            case ENOTDIR:
-                return ProcBuffer.Result.NOT_FOUND;
-            case ESRCH:
-                return ProcBuffer.Result.GONE;
-            case EACCES:
-            case EPERM:
-                return ProcBuffer.Result.DENIED;
-            default:
-                Path f = file(prefix, pid, leaf);
-                throw new ProcfsException(f, "cannot read " + f + ": " + NativeFs.describe(errno));
+        ProcBuffer.Result r = ReadFailures.classify(errno);
+        if (r == null) {
+            Path f = file(prefix, pid, leaf);
+            throw new ProcfsException(f, "cannot read " + f + ": " + NativeFs.describe(errno));
         }
+        return r;
     }
 }

@@ -1,7 +1,6 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.ProcessState;
 
@@ -42,14 +41,11 @@ final class ProcessLiveness {
      */
     static ProcessStat read(long pid, Path pidDir, ProcBuffer buf, KernelConstants k) {
         Path file = pidDir.resolve("stat");
-        switch (buf.read(file)) {
-            case OK:
-                return StatParser.parse(file, buf.bytes(), buf.length(), k);
-            case DENIED:
-                throw new ProcessAccessDeniedException(pid, file);
-            default:
-                throw new NoSuchProcessException(pid);
+        ProcBuffer.Result r = buf.read(file);
+        if (r != ProcBuffer.Result.OK) {
+            throw ReadFailures.translate(pid, pidDir, file, r);
         }
+        return StatParser.parse(file, buf.bytes(), buf.length(), k);
     }
 
     /** @return whether the process has exited or is exiting */

@@ -130,7 +130,7 @@ final class WallProcFiles extends ProcFiles {
         int r = wall.statx(rootFd, path, NativeWall.AT_SYMLINK_NOFOLLOW, NativeWall.STATX_UID, status);
         if (r != 0) {
             int errno = -r;
-            if (errno == ENOENT || errno == ENOTDIR) {
+            if (ReadFailures.classify(errno) == ProcBuffer.Result.NOT_FOUND) {
                 return -1;
             }
             Path dir = Path.of(prefix + pid);

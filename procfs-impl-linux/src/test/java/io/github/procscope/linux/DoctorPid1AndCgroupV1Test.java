@@ -70,7 +70,7 @@ class DoctorPid1AndCgroupV1Test {
         Files.writeString(memory.resolve("batch/job-2/memory.oom_control"),
                 "oom_kill_disable 0\nunder_oom 1\noom_kill 0\n");
 
-        List<CgroupOomCount> counts = CgroupOomCounters.read(LinuxSystemResources.at(proc, sys));
+        List<CgroupOomCount> counts = CgroupOomCounters.read(LinuxSystemResources.at(proc, sys), sys);
 
         assertEquals(List.of(new CgroupOomCount(1, "/batch/job-1", 2, OptionalLong.empty())), counts,
                 "v1 counts each cgroup's own kills; a kernel without the oom_kill line counts nothing");

@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
         description = {"Find deleted files still held open (lsof +L1).",
                 "A deleted file's blocks stay allocated until the last process holding it closes it or "
                         + "exits: this is the gap between df (which counts them) and du (which cannot see them). "
-                        + "totalBytes is the space they hold, each file counted once; it comes back when the holders "
+                        + "totalAllocatedBytes is the space they hold, each file counted once; it comes back when the holders "
                         + "end.",
                 "Without root, other users' processes cannot be read: they are counted and their pids "
                         + "listed."},
@@ -39,7 +39,7 @@ final class DeletedCommand implements Callable<Integer> {
 
     static ObjectNode json(DeletedFilesScan scan) {
         ObjectNode o = Json.object();
-        ArrayNode holders = o.putArray("holders");
+        ArrayNode holders = o.putArray("files");
         for (DeletedFile f : scan.files()) {
             ObjectNode h = holders.addObject();
             h.put("pid", f.pid());

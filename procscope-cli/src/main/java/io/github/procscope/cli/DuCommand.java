@@ -56,10 +56,12 @@ final class DuCommand implements Callable<Integer> {
 
     static ObjectNode json(DirectoryUsage u) {
         ObjectNode o = Json.object();
-        o.put("path", u.root().toString());
-        o.put("totalBytes", u.total().allocatedBytes());
-        o.put("apparentBytes", u.total().apparentBytes());
-        ArrayNode entries = o.putArray("entries");
+        o.put("root", u.root().toString());
+        ObjectNode total = o.putObject("total");
+        total.put("path", u.total().path().toString());
+        total.put("allocatedBytes", u.total().allocatedBytes());
+        total.put("apparentBytes", u.total().apparentBytes());
+        ArrayNode entries = o.putArray("largest");
         for (DirectoryTotal d : u.largest()) {
             ObjectNode e = entries.addObject();
             e.put("path", d.path().toString());

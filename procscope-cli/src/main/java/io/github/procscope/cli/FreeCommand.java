@@ -51,14 +51,14 @@ final class FreeCommand implements Callable<Integer> {
         o.put("availableSource", m.availableSource().name());
         if (cg.isPresent()) {
             CgroupMemory c = cg.get();
-            ObjectNode n = o.putObject("cgroup");
+            ObjectNode n = o.putObject("cgroupMemory");
             n.put("version", c.version().name());
             n.put("cgroupPath", c.cgroupPath());
             Json.put(n, "effectiveLimitBytes", c.effectiveLimitBytes());
             n.put("usageBytes", c.usageBytes());
             Json.put(n, "peakBytes", c.peakBytes());
         } else {
-            o.putNull("cgroup");
+            o.putNull("cgroupMemory");
         }
         return o;
     }

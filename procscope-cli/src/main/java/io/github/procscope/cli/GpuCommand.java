@@ -87,14 +87,7 @@ final class GpuCommand implements Callable<Integer> {
             gpus = ctx.openGpus();
         } catch (GpuUnavailableException e) {
             if (ctx.json() && q == null && watch == null) {
-                ObjectNode o = Json.object();
-                o.put("available", false);
-                o.put("reason", e.getMessage());
-                o.put("reasonCode", e.reason().name());
-                o.putNull("driverVersion");
-                o.putNull("cudaDriverVersion");
-                o.putArray("devices");
-                ctx.printJson(o);
+                ctx.printJson(unavailableJson(e));
             }
             ctx.err().println("procscope gpu: " + ProcscopeCli.message(e));
             return ProcscopeCli.GPU_UNAVAILABLE;
@@ -170,10 +163,9 @@ final class GpuCommand implements Callable<Integer> {
                 if (i > 0) {
                     Thread.sleep(watch.toMillis());
                 }
-                Instant now = Instant.now();
                 for (GpuSample s : monitor.sampleNow()) {
                     if (ctx.json()) {
-                        ctx.printJsonLine(dmonJson(s, now));
+                        ctx.printJsonLine(dmonJson(s));
                     } else {
                         ctx.out().println(DmonFormat.row(s));
                     }
@@ -188,9 +180,9 @@ final class GpuCommand implements Callable<Integer> {
         }
     }
 
-    static ObjectNode dmonJson(GpuSample s, Instant time) {
+    static ObjectNode dmonJson(GpuSample s) {
         ObjectNode o = Json.object();
-        Json.put(o, "time", time);
+        Json.put(o, "takenAt", s.takenAt());
         o.put("deviceIndex", s.deviceIndex());
         o.put("deviceUuid", s.deviceUuid());
         Json.put(o, "powerDrawWatts", s.powerDrawWatts());
@@ -258,10 +250,23 @@ final class GpuCommand implements Callable<Integer> {
         return all;
     }
 
+    /** @return the JSON of {@code gpu} when no GPU can be opened: why, named as the exception's accessors */
+    static ObjectNode unavailableJson(GpuUnavailableException e) {
+        ObjectNode o = Json.object();
+        o.put("available", false);
+        o.put("reason", e.reason().name());
+        o.put("message", e.getMessage());
+        o.putNull("driverVersion");
+        o.putNull("cudaDriverVersion");
+        o.putArray("devices");
+        return o;
+    }
+
     static ObjectNode json(Gpus gpus, Map<Long, GpuUser> users) {
         ObjectNode o = Json.object();
         o.put("available", true);
         o.putNull("reason");
+        o.putNull("message");
         o.put("driverVersion", gpus.driverVersion());
         Json.putText(o, "cudaDriverVersion", gpus.cudaDriverVersion());
         ArrayNode devices = o.putArray("devices");
@@ -273,13 +278,12 @@ final class GpuCommand implements Callable<Integer> {
             Json.putText(n, "pciBusId", d.pciBusId());
             Optional<GpuSample> s = sample(d);
             n.put("lost", s.isEmpty());
-            Optional<GpuMemory> mem = s.flatMap(GpuSample::memory);
             Json.put(n, "gpuUtilizationPercent", s.map(GpuSample::gpuUtilizationPercent).orElse(OptionalInt.empty()));
             Json.put(n, "memoryUtilizationPercent",
                     s.map(GpuSample::memoryUtilizationPercent).orElse(OptionalInt.empty()));
-            Json.put(n, "memoryTotalBytes", mem.map(m -> OptionalLong.of(m.totalBytes())).orElse(OptionalLong.empty()));
-            Json.put(n, "memoryUsedBytes", mem.map(m -> OptionalLong.of(m.usedBytes())).orElse(OptionalLong.empty()));
-            Json.put(n, "memoryFreeBytes", mem.map(m -> OptionalLong.of(m.freeBytes())).orElse(OptionalLong.empty()));
+            Json.put(n, "memoryTotalBytes", s.map(GpuSample::memoryTotalBytes).orElse(OptionalLong.empty()));
+            Json.put(n, "memoryUsedBytes", s.map(GpuSample::memoryUsedBytes).orElse(OptionalLong.empty()));
+            Json.put(n, "memoryFreeBytes", s.map(GpuSample::memoryFreeBytes).orElse(OptionalLong.empty()));
             Json.put(n, "temperatureCelsius", s.map(GpuSample::temperatureCelsius).orElse(OptionalInt.empty()));
             Json.put(n, "powerDrawWatts", s.map(GpuSample::powerDrawWatts).orElse(OptionalDouble.empty()));
             Json.put(n, "enforcedPowerLimitWatts", s.map(GpuSample::enforcedPowerLimitWatts).orElse(OptionalDouble.empty()));
@@ -298,7 +302,7 @@ final class GpuCommand implements Callable<Integer> {
                 Owners.putOwnerJson(pn, u == null ? Optional.empty() : u.owner());
             }
         }
-        ArrayNode inaccessible = o.putArray("inaccessible");
+        ArrayNode inaccessible = o.putArray("inaccessibleDevices");
         for (InaccessibleGpu g : gpus.inaccessibleDevices()) {
             ObjectNode n = inaccessible.addObject();
             n.put("index", g.index());

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import io.github.procscope.api.signals.ExitStatus;
+
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
@@ -20,7 +22,8 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * The JSON conventions of every subcommand: a field is named as the library's accessor for its fact; bytes as
+ * The JSON conventions of every subcommand: a field is named as the library's accessor for its fact (a
+ * boolean {@code isX()} as {@code x}, as Jackson names it; an enum's value by its constant's name); bytes as
  * integers in fields named {@code ...Bytes}, instants as ISO-8601 strings, a {@code Duration} accessor
  * {@code x()} as seconds in a field named {@code xSeconds}, and an absent fact as
  * {@code null}, never as 0, -1 or an empty string. A record of the API is written by {@link #of(Object)}:
@@ -82,6 +85,25 @@ final class Json {
     static void putStrings(ObjectNode o, String name, Collection<String> values) {
         ArrayNode a = o.putArray(name);
         values.forEach(a::add);
+    }
+
+    /**
+     * Writes an exit status as the fields of its variant and of {@link ExitStatus}: {@code code} (an exit
+     * code, null when killed), {@code signal} (the signal's name, null when it exited), {@code coreDumped},
+     * {@code source} and {@code shellStatus}.
+     */
+    static void putExitStatus(ObjectNode o, ExitStatus s) {
+        if (s instanceof ExitStatus.Exited e) {
+            o.put("code", e.code());
+            o.putNull("signal");
+            o.put("coreDumped", false);
+        } else if (s instanceof ExitStatus.Killed k) {
+            o.putNull("code");
+            o.put("signal", k.signal().name());
+            o.put("coreDumped", k.coreDumped());
+        }
+        o.put("source", s.source().name());
+        o.put("shellStatus", s.shellStatus());
     }
 
     /** @return a rate or percentage rounded to two decimals, as tools print them */

@@ -76,7 +76,7 @@ final class MapsCommand implements Callable<Integer> {
             SmapsCounters c = r.usage().get().counters();
             o.put("rssBytes", c.rssBytes());
             o.put("pssBytes", c.pssBytes());
-            o.put("dirtyBytes", c.sharedDirtyBytes() + c.privateDirtyBytes());
+            o.put("dirtyBytes", c.dirtyBytes());
             o.put("swapBytes", c.swapBytes());
         } else {
             o.putNull("rssBytes");
@@ -94,7 +94,7 @@ final class MapsCommand implements Callable<Integer> {
         long dirty = 0;
         for (MemoryRegion r : maps.regions()) {
             SmapsCounters c = r.usage().map(u -> u.counters()).orElse(SmapsCounters.ZERO);
-            long d = c.sharedDirtyBytes() + c.privateDirtyBytes();
+            long d = c.dirtyBytes();
             t.row(String.format(Locale.ROOT, "%016x", r.startAddress()), r.sizeBytes() / 1024, c.rssBytes() / 1024,
                     d / 1024, r.permissions(), mapping(r));
             size += r.sizeBytes();

@@ -61,7 +61,7 @@ final class Overview {
     }
 
     /** The GPUs in one sentence each, or why there are none. */
-    private record GpuPart(boolean available, String reason, String reasonCode, List<GpuLine> devices) {
+    private record GpuPart(boolean available, String message, String reason, String line, List<GpuLine> devices) {
     }
 
     private record GpuLine(int index, String name, OptionalLong usedBytes, OptionalLong totalBytes, OptionalInt util) {
@@ -89,14 +89,14 @@ final class Overview {
             Json.put(o, "bootTime", ctx.procfs().bootTime());
             if (load.value().isPresent()) {
                 LoadAverage l = load.value().get();
-                ObjectNode n = o.putObject("load");
+                ObjectNode n = o.putObject("loadAverage");
                 n.put("oneMinute", l.oneMinute());
                 n.put("fiveMinutes", l.fiveMinutes());
                 n.put("fifteenMinutes", l.fifteenMinutes());
                 n.put("runnableTasks", l.runnableTasks());
                 n.put("totalTasks", l.totalTasks());
             } else {
-                o.putNull("load");
+                o.putNull("loadAverage");
             }
             if (memory.value().isPresent()) {
                 SystemMemory m = memory.value().get();
@@ -111,7 +111,7 @@ final class Overview {
             o.put("processes", s.size());
             o.put("running", running);
             o.put("zombies", zombies);
-            ArrayNode left = o.putArray("unreadableProcesses");
+            ArrayNode left = o.putArray("unreadable");
             s.unreadable().forEach(u -> left.addObject().put("pid", u.pid()).put("file", u.file().toString())
                     .put("reason", u.reason()));
             ArrayNode arr = o.putArray("topByRss");
@@ -120,9 +120,10 @@ final class Overview {
             g.put("available", gpus.available());
             if (gpus.available()) {
                 g.putNull("reason");
+                g.putNull("message");
             } else {
                 g.put("reason", gpus.reason());
-                g.put("reasonCode", gpus.reasonCode());
+                g.put("message", gpus.message());
             }
             ArrayNode devices = g.putArray("devices");
             for (GpuLine d : gpus.devices()) {
@@ -165,7 +166,7 @@ final class Overview {
         t.print(out, ctx.width());
         out.println();
         if (!gpus.available()) {
-            Table.wrap(out, "GPUs: none usable (" + gpus.reason() + ")", "  ", ctx.width());
+            Table.wrap(out, "GPUs: none usable (" + gpus.line() + ")", "  ", ctx.width());
         } else {
             out.println("GPUs:");
             for (GpuLine d : gpus.devices()) {
@@ -211,9 +212,9 @@ final class Overview {
                         s.map(GpuSample::memoryTotalBytes).orElse(OptionalLong.empty()),
                         s.map(GpuSample::gpuUtilizationPercent).orElse(OptionalInt.empty())));
             }
-            return new GpuPart(true, "", "", lines);
+            return new GpuPart(true, "", "", "", lines);
         } catch (GpuUnavailableException e) {
-            return new GpuPart(false, ProcscopeCli.message(e), e.reason().name(), List.of());
+            return new GpuPart(false, e.getMessage(), e.reason().name(), ProcscopeCli.message(e), List.of());
         }
     }
 

@@ -81,9 +81,11 @@ final class Owners {
     }
 
     /**
-     * Adds {@code cgroup} ({@code {"unified": PATH|null, "controllers": {NAME: PATH}}}, null when not read),
-     * {@code container} ({@code runtime}, {@code id}, {@code podUid}, {@code qosClass}; null outside containers and
-     * pods), {@code slurm} ({@code jobId}, {@code step}; null outside Slurm jobs) and {@code systemdUnit}.
+     * Adds {@code cgroup} ({@code {"unifiedPath": PATH|null, "controllerPaths": {NAME: PATH}}}, null when not
+     * read), {@code container} ({@code runtime}, {@code id}, {@code podUid}, {@code qosClass}, enums by name; null
+     * outside containers and pods), {@code slurm} ({@code jobId}, {@code step}; null outside Slurm jobs) and
+     * {@code systemdUnit}: each named as the accessor of {@code CgroupMembership}, {@code Owner},
+     * {@code Container} or {@code SlurmJob} it comes from.
      */
     static void putJson(ObjectNode o, ProcessInfo p) {
         Optional<CgroupMembership> m = p.cgroup();
@@ -91,8 +93,8 @@ final class Owners {
             o.putNull("cgroup");
         } else {
             ObjectNode g = o.putObject("cgroup");
-            Json.putText(g, "unified", m.get().unifiedPath());
-            ObjectNode c = g.putObject("controllers");
+            Json.putText(g, "unifiedPath", m.get().unifiedPath());
+            ObjectNode c = g.putObject("controllerPaths");
             m.get().controllerPaths().forEach(c::put);
         }
         putOwnerJson(o, p.owner());
@@ -102,10 +104,10 @@ final class Owners {
         if (owner.isPresent() && owner.get().containerized()) {
             Owner w = owner.get();
             ObjectNode c = o.putObject("container");
-            Json.putText(c, "runtime", w.runtime().map(r -> r.name().toLowerCase(Locale.ROOT)));
+            Json.putText(c, "runtime", w.runtime().map(Enum::name));
             Json.putText(c, "id", w.container().map(Container::id));
             Json.putText(c, "podUid", w.podUid());
-            Json.putText(c, "qosClass", w.qosClass().map(Owners::qosName));
+            Json.putText(c, "qosClass", w.qosClass().map(Enum::name));
         } else {
             o.putNull("container");
         }

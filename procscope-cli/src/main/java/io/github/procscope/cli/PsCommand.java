@@ -132,7 +132,7 @@ final class PsCommand implements Callable<Integer> {
         o.put("ppid", p.ppid());
         o.put("uid", p.uid());
         o.put("user", p.user().orElse(Long.toString(p.uid()))); // the uid, as the table shows it, without a name
-        o.put("state", String.valueOf(p.state().letter()));
+        o.put("state", p.state().name());
         o.put("comm", p.comm());
         o.put("threads", p.threads());
         o.put("rssBytes", p.rssBytes());
@@ -169,7 +169,7 @@ final class PsCommand implements Callable<Integer> {
                     Json.putText(o, "podUid", outside ? Optional.empty() : s.owner().flatMap(
                             Owner::podUid));
                     Json.putText(o, "qosClass", outside ? Optional.empty()
-                            : s.owner().flatMap(Owner::qosClass).map(Owners::qosName));
+                            : s.owner().flatMap(Owner::qosClass).map(Enum::name));
                 } else {
                     Owners.putOwnerJson(o, outside ? Optional.empty() : s.owner());
                     o.remove("systemdUnit");

@@ -91,7 +91,7 @@ final class StopCommand implements Callable<Integer> {
             n.put("ending", p.ending().name());
             Json.put(n, "afterSeconds", p.after());
             if (p.exitStatus().isPresent()) {
-                n.put("exitStatus", p.exitStatus().get().shellStatus());
+                Json.putExitStatus(n.putObject("exitStatus"), p.exitStatus().get());
             } else {
                 n.putNull("exitStatus");
             }

@@ -33,7 +33,7 @@ final class ThreadsCommand implements Callable<Integer> {
                 ObjectNode o = arr.addObject();
                 o.put("tid", t.tid());
                 o.put("name", t.name());
-                o.put("state", String.valueOf(t.state().letter()));
+                o.put("state", t.state().name());
                 Json.put(o, "cpuTimeSeconds", t.stat().cpuTime());
             }
             ctx.printJson(arr);

@@ -118,7 +118,7 @@ final class TreeCommand implements Callable<Integer> {
         o.put("pid", p.pid());
         o.put("ppid", p.ppid());
         o.put("comm", p.comm());
-        o.put("state", String.valueOf(p.state().letter()));
+        o.put("state", p.state().name());
         o.put("rssBytes", p.rssBytes());
         o.put("subtreeRssBytes", tree.subtreeRssBytes(p.pid()));
         Owners.putJson(o, p);

@@ -29,6 +29,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -82,8 +83,14 @@ final class WatchCommand implements Callable<Integer> {
     boolean rows;
 
     /** One row: the tree at one moment. */
-    record Row(Instant time, long pid, int processes, int threads, long rssBytes, OptionalDouble cpuPercent,
-               OptionalLong gpuMemoryBytes) {
+    record Row(Instant takenAt, long pid, int processes, int threads, long rssBytes, OptionalDouble cpuPercent,
+               Optional<Map<Integer, Long>> gpuMemoryBytes) {
+        /** @return the GPU memory of the tree on every GPU together, when GPUs are watched */
+        OptionalLong gpuMemoryTotalBytes() {
+            return gpuMemoryBytes.isPresent()
+                    ? OptionalLong.of(gpuMemoryBytes.get().values().stream().mapToLong(Long::longValue).sum())
+                    : OptionalLong.empty();
+        }
     }
 
     @Override
@@ -159,7 +166,7 @@ final class WatchCommand implements Callable<Integer> {
             out.println();
             out.printf("RSS %s -> %s (%s) over %s%n", Units.bytes(start.rssBytes()), Units.bytes(last.rssBytes()),
                     signedBytes(last.rssBytes() - start.rssBytes()),
-                    Units.elapsed(Duration.between(start.time(), last.time())));
+                    Units.elapsed(Duration.between(start.takenAt(), last.takenAt())));
         }
         return ProcscopeCli.OK;
     }
@@ -170,41 +177,45 @@ final class WatchCommand implements Callable<Integer> {
 
     /** @return the job's totals at one refresh (CPU since the previous one) */
     Row row(JobSample now, boolean withGpus) {
-        long gpu = now.gpuMemoryBytes().values().stream().mapToLong(Long::longValue).sum();
         OptionalDouble cpu = now.cpuPercent().isPresent()
                 ? OptionalDouble.of(Math.round(10.0 * now.cpuPercent().getAsDouble()) / 10.0) : OptionalDouble.empty();
         return new Row(now.takenAt(), pid, now.members().size(), now.threads(), now.rssBytes(), cpu,
-                withGpus ? OptionalLong.of(gpu) : OptionalLong.empty());
+                withGpus ? Optional.of(new java.util.TreeMap<>(now.gpuMemoryBytes())) : Optional.empty());
     }
 
     static ObjectNode json(Row r, Optional<Owner> owner) {
         ObjectNode o = Json.object();
-        Json.put(o, "time", r.time());
+        Json.put(o, "takenAt", r.takenAt());
         o.put("pid", r.pid());
         o.put("processes", r.processes());
         o.put("threads", r.threads());
         o.put("rssBytes", r.rssBytes());
         Json.put(o, "cpuPercent", r.cpuPercent());
-        Json.put(o, "gpuMemoryBytes", r.gpuMemoryBytes());
+        if (r.gpuMemoryBytes().isPresent()) {
+            ObjectNode g = o.putObject("gpuMemoryBytes");
+            r.gpuMemoryBytes().get().forEach((gpu, bytes) -> g.put(Integer.toString(gpu), bytes));
+        } else {
+            o.putNull("gpuMemoryBytes");
+        }
         Owners.putOwnerJson(o, owner);
         return o;
     }
 
     static String csv(Row r) {
-        return r.time() + "," + r.pid() + "," + r.processes() + "," + r.threads() + "," + r.rssBytes() + ","
+        return r.takenAt() + "," + r.pid() + "," + r.processes() + "," + r.threads() + "," + r.rssBytes() + ","
                 + (r.cpuPercent().isPresent() ? String.format(Locale.ROOT, "%.1f", r.cpuPercent().getAsDouble()) : "")
-                + "," + (r.gpuMemoryBytes().isPresent() ? Long.toString(r.gpuMemoryBytes().getAsLong()) : "");
+                + "," + (r.gpuMemoryTotalBytes().isPresent() ? Long.toString(r.gpuMemoryTotalBytes().getAsLong()) : "");
     }
 
     static String liveLine(ProcessInfo first, Row r, Row start, Deque<Long> history) {
         String owner = Owners.label(first);
         return String.format(Locale.ROOT, "%s %d %s%s  rss %s %s %s  cpu %s  thr %d  procs %d  gpu %s",
-                CLOCK.format(LocalTime.ofInstant(r.time(), ZoneId.systemDefault())), r.pid(),
+                CLOCK.format(LocalTime.ofInstant(r.takenAt(), ZoneId.systemDefault())), r.pid(),
                 Table.printable(first.comm()), owner.equals("-") ? "" : " " + owner, Units.bytes(r.rssBytes()), sparkline(history),
                 signedBytes(r.rssBytes() - start.rssBytes()),
                 r.cpuPercent().isPresent() ? String.format(Locale.ROOT, "%.1f%%", r.cpuPercent().getAsDouble()) : "-",
                 r.threads(), r.processes(),
-                r.gpuMemoryBytes().isPresent() ? Units.bytes(r.gpuMemoryBytes().getAsLong()) : "-");
+                r.gpuMemoryTotalBytes().isPresent() ? Units.bytes(r.gpuMemoryTotalBytes().getAsLong()) : "-");
     }
 
     /** @return one bar per value, scaled between the smallest and the largest value shown */

@@ -28,7 +28,7 @@ class CliBasicsTest {
         assertEquals(List.of("pid", "ppid", "uid", "user", "state", "comm", "threads", "rssBytes", "vszBytes",
                 "lifetimeCpuPercent", "startTime", "elapsedSeconds", "cpuTimeSeconds", "cgroup", "container", "slurm",
                 "systemdUnit"), fieldNames(bash));
-        assertEquals("S", bash.get("state").asText());
+        assertEquals("SLEEPING", bash.get("state").asText());
         assertEquals(1100 * 4096, bash.get("rssBytes").asLong());
         assertEquals("2025-12-02T10:40:10Z", bash.get("startTime").asText());
         assertEquals(990.5, bash.get("elapsedSeconds").asDouble(), 1e-9);

@@ -114,7 +114,7 @@ class GpuCommandTest {
         assertEquals(4, rows.size(), json.out());
         for (String row : rows) {
             JsonNode n = readJson(row);
-            assertTrue(n.get("memoryUsedBytes").isIntegralNumber() && n.get("time").isTextual(), row);
+            assertTrue(n.get("memoryUsedBytes").isIntegralNumber() && n.get("takenAt").isTextual(), row);
         }
     }
 
@@ -126,8 +126,8 @@ class GpuCommandTest {
             assertEquals(3, r.status());
             JsonNode n = readJson(r.out());
             assertFalse(n.get("available").asBoolean());
-            assertEquals("LIBRARY_NOT_FOUND", n.get("reasonCode").asText());
-            assertTrue(n.get("reason").asText().contains(missing.toString()), n.toString());
+            assertEquals("LIBRARY_NOT_FOUND", n.get("reason").asText());
+            assertTrue(n.get("message").asText().contains(missing.toString()), n.toString());
             assertTrue(n.get("driverVersion").isNull() && n.get("devices").isEmpty(), n.toString());
             assertOneLine(r.err());
 
@@ -139,7 +139,7 @@ class GpuCommandTest {
 
             CliRun overview = run("--json");
             assertEquals(0, overview.status(), "the overview says why there are no GPUs, and succeeds");
-            assertEquals("LIBRARY_NOT_FOUND", readJson(overview.out()).get("gpus").get("reasonCode").asText());
+            assertEquals("LIBRARY_NOT_FOUND", readJson(overview.out()).get("gpus").get("reason").asText());
         });
     }
 
@@ -148,7 +148,7 @@ class GpuCommandTest {
         NvmlDouble.reset().ndSetInitResult(9); // NVML_ERROR_DRIVER_NOT_LOADED
         CliRun r = run("--json", "gpu");
         assertEquals(3, r.status());
-        assertEquals("DRIVER_NOT_LOADED", readJson(r.out()).get("reasonCode").asText());
+        assertEquals("DRIVER_NOT_LOADED", readJson(r.out()).get("reason").asText());
     }
 
     @Test

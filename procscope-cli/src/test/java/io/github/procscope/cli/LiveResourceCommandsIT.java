@@ -121,7 +121,7 @@ class LiveResourceCommandsIT {
         Files.delete(file);
         JsonNode scan = json("--json", "deleted");
         JsonNode holder = null;
-        for (JsonNode h : scan.get("holders")) {
+        for (JsonNode h : scan.get("files")) {
             if (h.get("pid").asLong() == p.pid()) {
                 holder = h;
             }
@@ -143,7 +143,7 @@ class LiveResourceCommandsIT {
         p.process().destroyForcibly();
         assertTrue(p.process().waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
         JsonNode later = json("--json", "deleted");
-        for (JsonNode h : later.get("holders")) {
+        for (JsonNode h : later.get("files")) {
             assertFalse(h.get("pid").asLong() == p.pid(), later.toString());
         }
     }
@@ -199,11 +199,11 @@ class LiveResourceCommandsIT {
         }
         Path root = tmp.resolve("tree");
         JsonNode u = json("--json", "du", root.toString(), "--top", "2");
-        assertEquals(Long.parseLong(Commands.run("du", "-sB1", root.toString()).split("\\s+")[0]), u.get("totalBytes").asLong());
+        assertEquals(Long.parseLong(Commands.run("du", "-sB1", root.toString()).split("\\s+")[0]), u.get("total").get("allocatedBytes").asLong());
         assertEquals(Long.parseLong(Commands.run("du", "-sb", root.toString()).split("\\s+")[0]),
-                u.get("apparentBytes").asLong());
-        assertEquals(2, u.get("entries").size());
-        assertTrue(u.get("entries").get(0).get("allocatedBytes").asLong() >= u.get("entries").get(1).get("allocatedBytes").asLong(),
+                u.get("total").get("apparentBytes").asLong());
+        assertEquals(2, u.get("largest").size());
+        assertTrue(u.get("largest").get(0).get("allocatedBytes").asLong() >= u.get("largest").get(1).get("allocatedBytes").asLong(),
                 "largest first");
         assertEquals(3, u.get("files").asLong(), "big.bin, small.txt and sparse.img: the hard link to big.bin counted once");
     }
@@ -240,7 +240,7 @@ class LiveResourceCommandsIT {
         assertTrue(o.get("processes").asInt() > 1);
         assertEquals(5, o.get("topByRss").size());
         assertTrue(o.get("topByRss").get(0).get("rssBytes").asLong() >= o.get("topByRss").get(4).get("rssBytes").asLong());
-        assertTrue(o.get("load").get("totalTasks").asInt() >= o.get("processes").asInt() / 2, o.get("load").toString());
+        assertTrue(o.get("loadAverage").get("totalTasks").asInt() >= o.get("processes").asInt() / 2, o.get("loadAverage").toString());
         assertTrue(o.get("memory").get("availableBytes").asLong() <= o.get("memory").get("totalBytes").asLong());
         assertTrue(o.get("problems").get("count").isIntegralNumber(), o.toString());
         assertTrue(o.get("gpus").has("available"));

@@ -37,7 +37,7 @@ class MalformedKernelDataTest {
         assertTrue(verbose.err().contains("  pid 4102: cannot parse " + proc.resolve("4102/stat")
                 + ": vsize (field 23) out of range: 18446744073709551615"), verbose.err());
         CliRun json = CliRun.of("--procfs-root", proc.toString(), "--json");
-        assertTrue(json.out().contains("\"unreadableProcesses\" : [ {"), json.out());
+        assertTrue(json.out().contains("\"unreadable\" : [ {"), json.out());
         assertTrue(json.out().contains("\"pid\" : 4102"), json.out());
     }
 

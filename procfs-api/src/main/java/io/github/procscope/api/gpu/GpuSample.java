@@ -122,6 +122,11 @@ public record GpuSample(
         return memory.isPresent() ? OptionalLong.of(memory.get().totalBytes()) : OptionalLong.empty();
     }
 
+    /** @return device memory free for allocation in bytes ({@link GpuMemory#freeBytes()}) */
+    public OptionalLong memoryFreeBytes() {
+        return memory.isPresent() ? OptionalLong.of(memory.get().freeBytes()) : OptionalLong.empty();
+    }
+
     /** @return the reasons the clocks are held below their maximum; empty when NVML does not report them */
     public Optional<Set<ClockEventReason>> clockEventReasons() {
         return clockEventReasonsMask.isPresent()

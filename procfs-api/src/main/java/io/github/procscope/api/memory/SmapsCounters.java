@@ -103,6 +103,14 @@ public record SmapsCounters(
     }
 
     /**
+     * @return the dirty resident memory, {@code Shared_Dirty + Private_Dirty}: what {@code pmap -x} shows as
+     *         Dirty, written to but not yet to its file or swap
+     */
+    public long dirtyBytes() {
+        return sharedDirtyBytes + privateDirtyBytes;
+    }
+
+    /**
      * Adds two sets of counters, as the kernel does for {@code smaps_rollup}. An optional counter is present
      * in the sum only if it is present in both.
      *

@@ -2,6 +2,8 @@ package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.diagnose.CgroupOomCount;
@@ -16,10 +18,6 @@ import io.github.procscope.api.gpu.monitor.GpuMonitor;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
 import io.github.procscope.linux.CgroupOomCounters;
-import io.github.procscope.linux.LinuxKernelLog;
-import io.github.procscope.linux.LinuxOpenFiles;
-import io.github.procscope.linux.LinuxProcfs;
-import io.github.procscope.linux.LinuxSystemResources;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,11 +33,12 @@ import java.util.function.Supplier;
 /**
  * The Linux {@link Doctor}. It reads the processes, the disks' counters and (when a GPU implementation
  * and driver are present) the GPUs at the start of the sample window, watches the window, reads them
- * again, then runs each check of the diagnosis map. Each source is given to the builder, so that a
- * fixture tree can be examined; a source not given is not examined. Thread-safe.
+ * again, then runs each check of the diagnosis map. Each source is given to the builder as an API type
+ * (a {@link Procscope} or its readers), so that a fixture tree can be examined and a caller needs no
+ * {@code io.github.procscope.linux} type but this one; a source not given is not examined. Thread-safe.
  */
 public final class LinuxDoctor implements Doctor {
-    private final LinuxProcfs procfs;
+    private final ProcessTable procfs;
     private final Optional<SystemResources> resources;
     private final Optional<Supplier<Gpus>> gpus;
     private final List<DoctorCheck> checks;
@@ -54,8 +53,9 @@ public final class LinuxDoctor implements Doctor {
         c.add(new Pid1Check());
         c.add(new HangupCheck());
         if (b.kernelLog != null || b.resources != null) {
-            Supplier<List<CgroupOomCount>> counters = b.resources == null ? List::of
-                    : () -> CgroupOomCounters.read(b.resources);
+            SystemResources r = b.resources;
+            Path sys = b.sysfsRoot;
+            Supplier<List<CgroupOomCount>> counters = r == null ? List::of : () -> CgroupOomCounters.read(r, sys);
             c.add(new OomKillCheck(Optional.ofNullable(b.kernelLog), counters));
         }
         if (b.resources != null) {
@@ -77,18 +77,33 @@ public final class LinuxDoctor implements Doctor {
      *         of {@link Gpus#open()} when an implementation (nvml-binding) is on the class path
      */
     public static LinuxDoctor system() {
-        LinuxProcfs proc = LinuxProcfs.system();
-        return builder(proc).kernelLog(LinuxKernelLog.at(Path.of("/dev/kmsg"), proc.bootTime()))
-                .systemResources(LinuxSystemResources.system()).openFiles(LinuxOpenFiles.system())
+        Procscope p = Procscope.system();
+        return builder(p).kernelLog(p.kernelLog()).systemResources(p.resources()).openFiles(p.openFiles())
                 .gpus(Gpus::open).build();
     }
 
     /**
-     * @param procfs the process table to examine
+     * A builder over the process table of {@code procscope}, whose cgroup files are found under its sysfs
+     * root; the other sources are added with the builder's methods, for example
+     * {@code LinuxDoctor.builder(p).systemResources(p.resources()).openFiles(p.openFiles()).build()}.
+     *
+     * @param procscope the readers of one procfs and sysfs root
      * @return a builder; sources not given are not examined
      */
-    public static Builder builder(LinuxProcfs procfs) {
-        return new Builder(procfs);
+    public static Builder builder(Procscope procscope) {
+        Objects.requireNonNull(procscope, "procscope");
+        return new Builder(procscope.processes()).sysfsRoot(procscope.sysfsRoot());
+    }
+
+    /**
+     * A builder over a process table; cgroup files are found under {@code /sys} unless
+     * {@link Builder#sysfsRoot(Path)} names another root.
+     *
+     * @param processes the process table to examine
+     * @return a builder; sources not given are not examined
+     */
+    public static Builder builder(ProcessTable processes) {
+        return new Builder(processes);
     }
 
     @Override
@@ -182,7 +197,7 @@ public final class LinuxDoctor implements Doctor {
             }
         }
 
-        Optional<Examination.GpuWindow> finish(LinuxProcfs procfs, DoctorOptions options, List<String> skipped) {
+        Optional<Examination.GpuWindow> finish(ProcessTable procfs, DoctorOptions options, List<String> skipped) {
             try {
                 monitor.sampleNow(); // the window's last round; close() stops the schedule afterwards
                 return Optional.of(new Examination.GpuWindow(monitor.summaries(),
@@ -209,14 +224,15 @@ public final class LinuxDoctor implements Doctor {
 
     /** Chooses the sources a {@link LinuxDoctor} examines. */
     public static final class Builder {
-        private final LinuxProcfs procfs;
+        private final ProcessTable procfs;
         private KernelLog kernelLog;
-        private LinuxSystemResources resources;
+        private SystemResources resources;
+        private Path sysfsRoot = Path.of("/sys");
         private OpenFiles openFiles;
         private Supplier<Gpus> gpus;
 
-        private Builder(LinuxProcfs procfs) {
-            this.procfs = Objects.requireNonNull(procfs, "procfs");
+        private Builder(ProcessTable procfs) {
+            this.procfs = Objects.requireNonNull(procfs, "processes");
         }
 
         /**
@@ -233,8 +249,18 @@ public final class LinuxDoctor implements Doctor {
          *          to read
          * @return this builder
          */
-        public Builder systemResources(LinuxSystemResources r) {
+        public Builder systemResources(SystemResources r) {
             this.resources = Objects.requireNonNull(r, "resources");
+            return this;
+        }
+
+        /**
+         * @param root the sysfs root that cgroup mount points under {@code /sys} map to when the OOM counters
+         *             are read (a fixture's or a host's {@code sys}); {@code /sys} unless given
+         * @return this builder
+         */
+        public Builder sysfsRoot(Path root) {
+            this.sysfsRoot = Objects.requireNonNull(root, "root");
             return this;
         }
 

@@ -53,6 +53,7 @@ class DoctorSystemTest {
         Diagnosis d = LinuxDoctor.builder(proc)
                 .kernelLog(LinuxKernelLog.at(Fixtures.path("kmsg/clean.txt"), proc.bootTime()))
                 .systemResources(LinuxSystemResources.at(Fixtures.path("proc-clean"), Fixtures.path("sys-clean")))
+                .sysfsRoot(Fixtures.path("sys-clean"))
                 .openFiles(LinuxOpenFiles.at(Fixtures.path("proc-clean")))
                 .build().examine(NOW.withDiskThresholds(99, 99));
         assertEquals(List.of(), d.findings());
@@ -66,6 +67,7 @@ class DoctorSystemTest {
         Diagnosis d = LinuxDoctor.builder(proc)
                 .kernelLog(LinuxKernelLog.at(Fixtures.path("kmsg/oom-run-9.txt"), proc.bootTime()))
                 .systemResources(LinuxSystemResources.at(root.resolve("proc"), root.resolve("sys")))
+                .sysfsRoot(root.resolve("sys"))
                 .build().examine(NOW.withDiskThresholds(99, 99));
         List<Finding> mem = d.of(FindingKind.MEMORY_PRESSURE);
         assertEquals(2, mem.size(), mem.toString());
@@ -90,6 +92,27 @@ class DoctorSystemTest {
         assertEquals("/train.slice/run-9", ce.cgroup(), "the parent's count is the child's");
         assertEquals(2L, ce.oomKills());
         assertEquals(1L, ce.inKernelLog());
+    }
+
+    @Test
+    void aDoctorBuiltFromTheFrontDoorReadsCgroupCountersUnderItsSysfsRoot() {
+        Path root = Fixtures.path("sys-pressure");
+        io.github.procscope.api.Procscope p = io.github.procscope.api.Procscope.at(Fixtures.path("proc-clean"),
+                root.resolve("sys"));
+        Diagnosis d = LinuxDoctor.builder(p)
+                .systemResources(LinuxSystemResources.at(root.resolve("proc"), root.resolve("sys")))
+                .build().examine(NOW.withDiskThresholds(99, 99));
+        Evidence.CgroupOomKills ce = d.of(FindingKind.OOM_KILL).stream().map(Finding::evidence)
+                .filter(Evidence.CgroupOomKills.class::isInstance).map(Evidence.CgroupOomKills.class::cast)
+                .findFirst().orElseThrow(() -> new AssertionError(d.toString()));
+        assertEquals("/train.slice/run-9", ce.cgroup());
+        assertEquals(2L, ce.oomKills());
+
+        Diagnosis underSys = LinuxDoctor.builder(p.processes())
+                .systemResources(LinuxSystemResources.at(root.resolve("proc"), root.resolve("sys")))
+                .sysfsRoot(Fixtures.path("sys-clean")).build().examine(NOW.withDiskThresholds(99, 99));
+        assertTrue(underSys.of(FindingKind.OOM_KILL).stream().noneMatch(f -> f.evidence() instanceof Evidence.CgroupOomKills),
+                "another sysfs root holds no counters: " + underSys);
     }
 
     @Test
