@@ -104,7 +104,7 @@ final class DoctorCommand implements Callable<Integer> {
         if (ctx.json()) {
             ctx.printJson(json(d));
         } else {
-            print(ctx.out(), d, ctx.width());
+            print(ctx.out(), d, ctx.width(), ctx.verbose());
         }
         return d.hasWarnings() ? 1 : ProcscopeCli.OK;
     }
@@ -124,10 +124,12 @@ final class DoctorCommand implements Callable<Integer> {
         }
         ArrayNode skipped = o.putArray("skipped");
         d.skipped().forEach(skipped::add);
+        o.put("leftOut", d.leftOut().size());
+        o.set("unreadableProcesses", Json.unreadable(d.leftOut()));
         return o;
     }
 
-    private static void print(PrintStream out, Diagnosis d, int width) {
+    private static void print(PrintStream out, Diagnosis d, int width, boolean verbose) {
         if (d.findings().isEmpty()) {
             out.println("No problems found.");
         }
@@ -143,6 +145,15 @@ final class DoctorCommand implements Callable<Integer> {
         }
         for (String s : d.skipped()) {
             Table.wrap(out, "not checked: " + s, "  ", width);
+        }
+        if (!d.leftOut().isEmpty()) {
+            Table.wrap(out, "left out: " + d.leftOut().size() + " process(es) whose kernel files are malformed"
+                    + (verbose ? ":" : " (--verbose names them)"), "  ", width);
+            if (verbose) {
+                for (var u : d.leftOut()) {
+                    Table.wrap(out, "  pid " + u.pid() + ": " + u.reason(), "    ", width);
+                }
+            }
         }
     }
 
