@@ -7,6 +7,7 @@ import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -88,6 +89,9 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--no-gpu", description = "Do not look at GPUs.")
     boolean noGpu;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         Context ctx = root.context();
@@ -99,6 +103,9 @@ final class DoctorCommand implements Callable<Integer> {
                 .withDeletedOpenMinBytes(deletedMinMib << 20)
                 .withAges(orphanAge, hangupAge)
                 .withSubreapers(Set.copyOf(subreapers));
+        if (kmsg != null) {
+            requireReadableKmsg(ctx);
+        }
         var doctor = ctx.doctor(kmsg, !noGpu);
         Diagnosis d = doctor.examine(options);
         if (ctx.json()) {
@@ -107,6 +114,20 @@ final class DoctorCommand implements Callable<Integer> {
             print(ctx.out(), d, ctx.width(), ctx.verbose());
         }
         return d.hasWarnings() ? 1 : ProcscopeCli.OK;
+    }
+
+    /**
+     * A kernel log the user named must be one: a file that cannot be read (missing, a FIFO that would block,
+     * {@code /dev/zero} that never ends, a malformed file) is a usage error with one line, not a check silently
+     * skipped. It is read here once, bounded and without blocking, as the doctor will read it.
+     */
+    private void requireReadableKmsg(Context ctx) {
+        try {
+            ctx.scope().kernelLog(kmsg).oomKills();
+        } catch (io.github.procscope.api.ProcscopeException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new CommandLine.ParameterException(spec.commandLine(), "--kmsg " + kmsg + ": " + why);
+        }
     }
 
     static ObjectNode json(Diagnosis d) {
