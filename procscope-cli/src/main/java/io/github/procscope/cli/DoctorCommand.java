@@ -61,7 +61,8 @@ final class DoctorCommand implements Callable<Integer> {
             description = "Pids known to be subreapers (their adoptees count as orphans).")
     List<Long> subreapers = List.of();
 
-    @Option(names = "--kmsg", paramLabel = "FILE", description = "Read this kernel log (kmsg format) instead of /dev/kmsg.")
+    @Option(names = "--kmsg", paramLabel = "FILE", description = "Read this kernel log (kmsg format) instead of /dev/kmsg; one that cannot be read "
+            + "(missing, a FIFO, a device) is a usage error.")
     Path kmsg;
 
     @Option(names = "--cgroup-threshold", paramLabel = "PERCENT",
