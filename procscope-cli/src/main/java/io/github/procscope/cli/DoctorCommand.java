@@ -7,6 +7,7 @@ import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -60,7 +61,8 @@ final class DoctorCommand implements Callable<Integer> {
             description = "Pids known to be subreapers (their adoptees count as orphans).")
     List<Long> subreapers = List.of();
 
-    @Option(names = "--kmsg", paramLabel = "FILE", description = "Read this kernel log (kmsg format) instead of /dev/kmsg.")
+    @Option(names = "--kmsg", paramLabel = "FILE", description = "Read this kernel log (kmsg format) instead of /dev/kmsg; one that cannot be read "
+            + "(missing, a FIFO, a device) is a usage error.")
     Path kmsg;
 
     @Option(names = "--cgroup-threshold", paramLabel = "PERCENT",
@@ -88,6 +90,9 @@ final class DoctorCommand implements Callable<Integer> {
     @Option(names = "--no-gpu", description = "Do not look at GPUs.")
     boolean noGpu;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public Integer call() {
         Context ctx = root.context();
@@ -99,14 +104,31 @@ final class DoctorCommand implements Callable<Integer> {
                 .withDeletedOpenMinBytes(deletedMinMib << 20)
                 .withAges(orphanAge, hangupAge)
                 .withSubreapers(Set.copyOf(subreapers));
+        if (kmsg != null) {
+            requireReadableKmsg(ctx);
+        }
         var doctor = ctx.doctor(kmsg, !noGpu);
         Diagnosis d = doctor.examine(options);
         if (ctx.json()) {
             ctx.printJson(json(d));
         } else {
-            print(ctx.out(), d, ctx.width());
+            print(ctx.out(), d, ctx.width(), ctx.verbose());
         }
         return d.hasWarnings() ? 1 : ProcscopeCli.OK;
+    }
+
+    /**
+     * A kernel log the user named must be one: a file that cannot be read (missing, a FIFO that would block,
+     * {@code /dev/zero} that never ends, a malformed file) is a usage error with one line, not a check silently
+     * skipped. It is read here once, bounded and without blocking, as the doctor will read it.
+     */
+    private void requireReadableKmsg(Context ctx) {
+        try {
+            ctx.scope().kernelLog(kmsg).oomKills();
+        } catch (io.github.procscope.api.ProcscopeException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            throw new CommandLine.ParameterException(spec.commandLine(), "--kmsg " + kmsg + ": " + why);
+        }
     }
 
     static ObjectNode json(Diagnosis d) {
@@ -124,10 +146,12 @@ final class DoctorCommand implements Callable<Integer> {
         }
         ArrayNode skipped = o.putArray("skipped");
         d.skipped().forEach(skipped::add);
+        o.put("leftOut", d.unreadable().size());
+        o.set("unreadable", Json.unreadable(d.unreadable()));
         return o;
     }
 
-    private static void print(PrintStream out, Diagnosis d, int width) {
+    private static void print(PrintStream out, Diagnosis d, int width, boolean verbose) {
         if (d.findings().isEmpty()) {
             out.println("No problems found.");
         }
@@ -143,6 +167,15 @@ final class DoctorCommand implements Callable<Integer> {
         }
         for (String s : d.skipped()) {
             Table.wrap(out, "not checked: " + s, "  ", width);
+        }
+        if (!d.unreadable().isEmpty()) {
+            Table.wrap(out, "left out: " + d.unreadable().size() + " process(es) whose kernel files are malformed"
+                    + (verbose ? ":" : " (--verbose names them)"), "  ", width);
+            if (verbose) {
+                for (var u : d.unreadable()) {
+                    Table.wrap(out, "  pid " + u.pid() + ": " + u.reason(), "    ", width);
+                }
+            }
         }
     }
 

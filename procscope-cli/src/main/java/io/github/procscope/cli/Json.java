@@ -41,6 +41,29 @@ final class Json {
         return Context.mapper().createArrayNode();
     }
 
+    /**
+     * @param leftOut processes a view left out because their kernel files are malformed
+     * @return them as {@code [{"pid", "file", "reason"}]}, the form every view's {@code unreadable} takes
+     */
+    static ArrayNode unreadable(java.util.List<io.github.procscope.api.UnreadableProcess> leftOut) {
+        ArrayNode a = array();
+        leftOut.forEach(u -> a.addObject().put("pid", u.pid()).put("file", u.file().toString()).put("reason", u.reason()));
+        return a;
+    }
+
+    /**
+     * Adds to a view's document how many processes it left out because their kernel files are malformed
+     * ({@code leftOut}) and which ({@code unreadable}), so that a script sees them without reading
+     * stderr.
+     *
+     * @param o        the document
+     * @param snapshot the snapshot the view was made of
+     */
+    static void putLeftOut(ObjectNode o, io.github.procscope.api.ProcessSnapshot snapshot) {
+        o.put("leftOut", snapshot.unreadable().size());
+        o.set("unreadable", unreadable(snapshot.unreadable()));
+    }
+
     static void put(ObjectNode o, String name, OptionalLong v) {
         if (v.isPresent()) {
             o.put(name, v.getAsLong());

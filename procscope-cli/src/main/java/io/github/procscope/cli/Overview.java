@@ -111,9 +111,7 @@ final class Overview {
             o.put("processes", s.size());
             o.put("running", running);
             o.put("zombies", zombies);
-            ArrayNode left = o.putArray("unreadable");
-            s.unreadable().forEach(u -> left.addObject().put("pid", u.pid()).put("file", u.file().toString())
-                    .put("reason", u.reason()));
+            Json.putLeftOut(o, s);
             ArrayNode arr = o.putArray("topByRss");
             top.forEach(p -> arr.add(PsCommand.json(p)));
             ObjectNode g = o.putObject("gpus");

@@ -32,8 +32,8 @@ import java.util.stream.Collectors;
                 "%%CPU is computed as ps computes it: the CPU time used over the process's whole life "
                         + "divided by its elapsed time (100 = one CPU busy all along). It is not top's recent CPU: "
                         + "for the CPU over an interval, use 'procscope watch PID'.",
-                "STAT is the state letter, then < (high priority), N (low priority), s (session leader), l "
-                        + "(multi-threaded) and + (in the terminal's foreground process group)."},
+                "STAT is the state letter, then < (high priority), N (low priority), L (pages locked in memory), "
+                        + "s (session leader), l (multi-threaded) and + (in the terminal's foreground process group)."},
         footer = {"", "Examples:", "  procscope ps --sort=-rss --user alice",
                 "  procscope ps --state Z            zombies only",
                 "  procscope ps --by-user            resident memory and process count per user",
@@ -92,11 +92,13 @@ final class PsCommand implements Callable<Integer> {
         } else if (byContainer || byPod) {
             printByWorkload(ctx, list, byPod);
         } else if (ctx.json()) {
-            ArrayNode arr = Json.array();
+            ObjectNode doc = Json.object();
+            ArrayNode arr = doc.putArray("processes");
             for (ProcessInfo p : list) {
                 arr.add(json(p));
             }
-            ctx.printJson(arr);
+            Json.putLeftOut(doc, snapshot);
+            ctx.printJson(doc);
         } else {
             boolean owners = Owners.anyShown(list);
             Table t = new Table().right("PID", 5).right("PPID", 5).left("USER").left("STAT").right("RSS", 6)
@@ -106,7 +108,8 @@ final class PsCommand implements Callable<Integer> {
             }
             t.left("COMMAND");
             for (ProcessInfo p : list) {
-                List<Object> cells = new ArrayList<>(List.of(p.pid(), p.ppid(), shortUser(p), stat(p), p.rssBytes() / 1024,
+                List<Object> cells = new ArrayList<>(List.of(p.pid(), p.ppid(), shortUser(p),
+                        stat(p, locksMemory(ctx, p)), p.rssBytes() / 1024,
                         p.vszBytes() / 1024, p.threads(), Units.elapsed(p.elapsed()),
                         Units.percent(p.lifetimeCpuPercent())));
                 if (owners) {
@@ -255,13 +258,41 @@ final class PsCommand implements Callable<Integer> {
         return u.length() <= 8 ? u : u.substring(0, 7) + "+";
     }
 
-    /** The STAT column: the state letter, then ps's flags {@code < N s l +}. */
-    static String stat(ProcessInfo p) {
+    /**
+     * @return whether the process has pages locked in memory ({@code VmLck} of {@code /proc/PID/status} above
+     *         0), read only for a process that has an address space: a kernel thread or a zombie has none, so
+     *         locks none. One read of {@code status} (and of {@code stat}, to check that the pid still names the
+     *         process listed) per such process shown; a process that ended or hides its status since the
+     *         listing shows no {@code L}
+     */
+    static boolean locksMemory(Context ctx, ProcessInfo p) {
+        if (p.isKernelThread() || p.state() == ProcessState.ZOMBIE || p.state() == ProcessState.DEAD) {
+            return false;
+        }
+        try {
+            return ctx.procfs().status(p.key()).memory().lockedBytes().orElse(0) > 0;
+        } catch (io.github.procscope.api.ProcscopeException e) {
+            return false; // gone, hidden or malformed since the listing: nothing to show
+        }
+    }
+
+    /**
+     * The STAT column: the state letter, then ps's flags in the order procps prints them: {@code <} or
+     * {@code N}, {@code L}, {@code s}, {@code l}, {@code +}.
+     *
+     * @param p      the process
+     * @param locked whether it has pages locked in memory ({@link #locksMemory})
+     * @return the column's text
+     */
+    static String stat(ProcessInfo p, boolean locked) {
         StringBuilder sb = new StringBuilder().append(p.state().letter());
         if (p.nice() < 0) {
             sb.append('<');
         } else if (p.nice() > 0) {
             sb.append('N');
+        }
+        if (locked) {
+            sb.append('L');
         }
         if (p.sid() == p.pid()) {
             sb.append('s');

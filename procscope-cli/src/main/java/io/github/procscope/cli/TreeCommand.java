@@ -55,11 +55,17 @@ final class TreeCommand implements Callable<Integer> {
             for (ProcessInfo p : tops) {
                 arr.add(json(tree, p));
             }
+            ObjectNode doc;
             if (pid != null) {
-                ArrayNode a = ((ObjectNode) arr.get(0)).putArray("adopted");
+                doc = (ObjectNode) arr.get(0);
+                ArrayNode a = doc.putArray("adopted");
                 adopted.forEach(p -> a.add(json(tree, p)));
+            } else {
+                doc = Context.mapper().createObjectNode();
+                doc.set("roots", arr);
             }
-            ctx.printJson(pid != null ? arr.get(0) : arr);
+            Json.putLeftOut(doc, snapshot);
+            ctx.printJson(doc);
             return ProcscopeCli.OK;
         }
         int width = ctx.width();

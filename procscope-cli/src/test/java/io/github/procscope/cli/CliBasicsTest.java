@@ -21,7 +21,11 @@ class CliBasicsTest {
     void psJsonHasTheContractFields() throws Exception {
         CliRun r = CliRun.of("--procfs-root", root(), "--json", "ps");
         assertEquals(0, r.status(), r.err());
-        JsonNode arr = JSON.readTree(r.out());
+        JsonNode doc = JSON.readTree(r.out());
+        assertEquals(List.of("processes", "leftOut", "unreadable"), fieldNames(doc));
+        assertEquals(0, doc.get("leftOut").asInt());
+        assertEquals(0, doc.get("unreadable").size());
+        JsonNode arr = doc.get("processes");
         assertEquals(11, arr.size());
         JsonNode bash = arr.get(3);
         assertEquals(100, bash.get("pid").asLong());
@@ -39,12 +43,12 @@ class CliBasicsTest {
 
     @Test
     void psSortsFiltersAndGroups() throws Exception {
-        JsonNode byRss = JSON.readTree(CliRun.of("--procfs-root", root(), "--json", "ps", "--sort=-rss").out());
+        JsonNode byRss = JSON.readTree(CliRun.of("--procfs-root", root(), "--json", "ps", "--sort=-rss").out()).get("processes");
         assertEquals(1, byRss.get(0).get("pid").asLong(), "systemd's 12000 KiB is the largest");
-        JsonNode zombies = JSON.readTree(CliRun.of("--procfs-root", root(), "--json", "ps", "--state", "Z").out());
+        JsonNode zombies = JSON.readTree(CliRun.of("--procfs-root", root(), "--json", "ps", "--state", "Z").out()).get("processes");
         assertEquals(1, zombies.size());
         assertEquals(300, zombies.get(0).get("pid").asLong());
-        JsonNode two = JSON.readTree(CliRun.of("--procfs-root", root(), "--json", "ps", "--pid", "200,201").out());
+        JsonNode two = JSON.readTree(CliRun.of("--procfs-root", root(), "--json", "ps", "--pid", "200,201").out()).get("processes");
         assertEquals(2, two.size());
         JsonNode users = JSON.readTree(CliRun.of("--procfs-root", root(), "--json", "ps", "--by-user").out());
         assertEquals(1, users.size(), "the fixture tree has one owner");

@@ -166,6 +166,20 @@ class FixtureTablesTest {
     }
 
     @Test
+    void statShowsLockedPagesInProcpsOrder() throws Exception {
+        try (MachineFixture locked = MachineFixture.create()) {
+            java.nio.file.Path status = locked.proc().resolve("4101/status");
+            java.nio.file.Files.writeString(status, java.nio.file.Files.readString(status)
+                    .replace("VmLck:\t       0 kB", "VmLck:\t    2048 kB"));
+            CliRun r = CliRun.of("--procfs-root", locked.proc().toString(), "ps", "--pid", "4100,4101");
+            assertEquals(0, r.status(), r.err());
+            List<String> stats = r.out().lines().skip(1).map(l -> l.strip().split("\\s+")[3]).toList();
+            // 4101: sleeping, pages locked, in its terminal's foreground group (ps prints < or N, L, s, l, +)
+            assertEquals(List.of("Rl+", "SL+"), stats, r.out());
+        }
+    }
+
+    @Test
     void doctorWrapsItsFindingsWithin80Columns() {
         CliRun r = CliRun.of("--procfs-root", m.proc().toString(), "--sysfs-root", m.sys().toString(), "doctor",
                 "--no-gpu", "--window", "0s");
@@ -198,7 +212,9 @@ class FixtureTablesTest {
     @Test
     void psJsonGivesTheUidAsUserWhenNoNameExists() throws Exception {
         String json = table("--json", "ps");
-        com.fasterxml.jackson.databind.JsonNode arr = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        com.fasterxml.jackson.databind.JsonNode arr = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json)
+                .get("processes");
+        assertTrue(arr.size() > 0, json);
         for (com.fasterxml.jackson.databind.JsonNode p : arr) {
             assertTrue(p.get("user").isTextual(), p.toString());
         }

@@ -97,14 +97,20 @@ class JsonFieldNamesTest {
                 .field("inaccessibleDevices", JsonNames.of(InaccessibleGpu.class));
     }
 
+    /** ps: the snapshot's processes and the ones it left out ({@code leftOut} counts them). */
+    private static JsonNames listing() {
+        return JsonNames.of(ProcessSnapshot.class).tool("leftOut").field("processes", process())
+                .field("unreadable", JsonNames.of(UnreadableProcess.class));
+    }
+
     @Test
     void processViews() throws IOException {
-        assertNames("ps", process());
-        assertNames("ps-zombies", process());
+        assertNames("ps", listing());
+        assertNames("ps-zombies", listing());
         assertNames("ps-by-user", JsonNames.of(ProcessInfo.class).tool("processes"));
         assertNames("ps-by-pod", JsonNames.of(ProcessInfo.class, Owner.class).tool("processes"));
         assertNames("ps-by-container", JsonNames.of(ProcessInfo.class, Owner.class).tool("processes").field("container", CONTAINER));
-        assertNames("tree-900", tree());
+        assertNames("tree-900", tree().with(ProcessSnapshot.class).tool("leftOut").field("unreadable", JsonNames.of(UnreadableProcess.class)));
         assertNames("threads-4100", JsonNames.of(ThreadInfo.class, ProcessStat.class));
         assertNames("signals-4100", JsonNames.of(Dispositions.class, SignalMasks.class, ProcessInfo.class)
                 .field("threads", JsonNames.of(Dispositions.ThreadMasks.class, SignalMasks.class)));
@@ -134,7 +140,7 @@ class JsonFieldNamesTest {
         assertNames("gpu", gpus());
         // The overview's own summary: host name, process counts, the top five by RSS, the doctor's problems.
         assertNames("overview", JsonNames.of(ProcessSnapshot.class, ProcessTable.class, SystemResources.class)
-                .tool("host", "processes", "running", "zombies", "topByRss", "problems", "gpus")
+                .tool("host", "processes", "running", "zombies", "topByRss", "problems", "gpus", "leftOut")
                 .field("loadAverage", JsonNames.of(io.github.procscope.api.LoadAverage.class))
                 .field("memory", JsonNames.of(SystemMemory.class))
                 .field("unreadable", JsonNames.of(UnreadableProcess.class))
@@ -175,8 +181,9 @@ class JsonFieldNamesTest {
 
         Diagnosis d = new Diagnosis(Instant.EPOCH, List.of(new Finding(Severity.WARNING, List.of(5L), "a zombie",
                 new Evidence.Zombies(1, "init", List.of(5L), List.of("defunct")), "reap it")), List.of("GPUs: none"));
-        assertEquals(List.of(), JsonNames.of(Diagnosis.class).field("findings", JsonNames.of(Finding.class)
-                .written("evidence")).check("doctor", DoctorCommand.json(d)));
+        assertEquals(List.of(), JsonNames.of(Diagnosis.class).tool("leftOut").field("findings", JsonNames.of(Finding.class)
+                .written("evidence")).field("unreadable", JsonNames.of(UnreadableProcess.class))
+                .check("doctor", DoctorCommand.json(d)));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.github.procscope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.procscope.testing.Commands;
+import io.github.procscope.testing.NativeHelpers;
 import io.github.procscope.testing.ScriptedProcess;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
@@ -72,7 +73,7 @@ class LiveProcessCommandsIT {
     @Test
     void psAgreesWithPsAndFitsEightyColumns() {
         Process sleep = start("sleep", "sleep", "300");
-        JsonNode p = json(CliRun.of("--json", "ps", "--pid", Long.toString(sleep.pid()))).get(0);
+        JsonNode p = json(CliRun.of("--json", "ps", "--pid", Long.toString(sleep.pid()))).get("processes").get(0);
         String[] ps = Commands.run("ps", "-o", "pid=,ppid=,stat=,nlwp=,rss=,vsz=,comm=", "-p", Long.toString(sleep.pid()))
                 .strip().split("\\s+");
         assertEquals(Long.parseLong(ps[0]), p.get("pid").asLong());
@@ -92,6 +93,28 @@ class LiveProcessCommandsIT {
         }
         assertTrue(table.out().lines().anyMatch(l -> l.matches("\\s*" + sleep.pid() + "\\s+" + ProcessHandle.current().pid()
                 + " .*sleep")), table.out());
+    }
+
+    @Test
+    void statShowsLockedPagesAsPsDoes() {
+        Process locked = spawned.start(NativeHelpers.executable("locked_pages").toString());
+        long pid = Long.parseLong(Spawned.readLine(locked, TIMEOUT));
+        Process plain = start("sleep", "sleep", "300");
+        String psLocked = Commands.run("ps", "-o", "stat=", "-p", Long.toString(pid)).strip();
+        String psPlain = Commands.run("ps", "-o", "stat=", "-p", Long.toString(plain.pid())).strip();
+        assertTrue(psLocked.contains("L"), "ps itself shows L for the mlock()ed helper: " + psLocked);
+
+        CliRun r = CliRun.of("ps", "--pid", pid + "," + plain.pid());
+        assertEquals(0, r.status(), r.err());
+        assertEquals(psLocked, statColumn(r.out(), pid), r.out());
+        assertEquals(psPlain, statColumn(r.out(), plain.pid()), r.out());
+        assertFalse(psPlain.contains("L"), psPlain);
+    }
+
+    /** @return the STAT cell of a pid's row in ps's table (PID PPID USER STAT ...) */
+    private static String statColumn(String table, long pid) {
+        return table.lines().map(l -> l.strip().split("\\s+")).filter(f -> f[0].equals(Long.toString(pid)))
+                .map(f -> f[3]).findFirst().orElseThrow(() -> new AssertionError("no row for " + pid + ":\n" + table));
     }
 
     @Test

@@ -29,7 +29,8 @@ import io.github.procscope.api.ProcessKey;
  *   <li>a pid or group id at or below 0 or above {@link io.github.procscope.api.Pids#PID_MAX_LIMIT};</li>
  *   <li>PID 1 of this JVM's PID namespace (its init: in a container, ending it ends the container), unless
  *       this instance came from {@link #allowingInit()};</li>
- *   <li>kernel threads ({@code PF_KTHREAD}, children of kthreadd), always;</li>
+ *   <li>kernel threads ({@code PF_KTHREAD}, children of kthreadd, or tasks with no address space: a {@code vsize}
+ *       of 0, no {@code statm} pages and an empty {@code cmdline}, zombies aside), always;</li>
  *   <li>this JVM's own pid, its ancestors (the shell or launcher that started it) and their process
  *       groups, and a tree that contains this JVM, unless this instance came from {@link #allowingSelf()}.</li>
  * </ul>

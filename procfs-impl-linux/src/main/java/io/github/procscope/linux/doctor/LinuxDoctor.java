@@ -4,6 +4,7 @@ import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.Procscope;
+import io.github.procscope.api.UnreadableProcess;
 import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.diagnose.CgroupOomCount;
@@ -106,6 +107,17 @@ public final class LinuxDoctor implements Doctor {
         return new Builder(processes);
     }
 
+    /**
+     * @return the processes either snapshot left out as malformed, once each (by pid, the later reading's
+     *         reason kept)
+     */
+    static List<UnreadableProcess> leftOut(ProcessSnapshot before, ProcessSnapshot after) {
+        java.util.Map<Long, UnreadableProcess> byPid = new java.util.TreeMap<>();
+        before.unreadable().forEach(u -> byPid.put(u.pid(), u));
+        after.unreadable().forEach(u -> byPid.put(u.pid(), u));
+        return List.copyOf(byPid.values());
+    }
+
     @Override
     public Diagnosis examine(DoctorOptions options) {
         Objects.requireNonNull(options, "options");
@@ -130,7 +142,7 @@ public final class LinuxDoctor implements Doctor {
                     skipped.add(c.name() + ": " + ex.getMessage());
                 }
             }
-            return new Diagnosis(start, findings, skipped);
+            return new Diagnosis(start, findings, skipped, leftOut(before, after));
         } finally {
             if (watch != null) {
                 watch.close();

@@ -53,7 +53,8 @@ final class GracefulStop {
     }
 
     private static final class Member {
-        final ProcessKey key;
+        /** The identity, completed with the pidfs inode of the member's pidfd once that was checked. */
+        ProcessKey key;
         final String comm;
         final boolean childOfUs;
         ExitWaiter.Watch watch;
@@ -181,6 +182,20 @@ final class GracefulStop {
                 Duration.ofNanos(System.nanoTime() - start));
     }
 
+    /**
+     * A member found by scanning is known by (pid, start time) only. Once its watch's pidfd has been checked
+     * against that (the pidfd names the process the scan saw, still running), the pidfd's pidfs inode completes
+     * the key, so that every later check of this member, and the report, use the identity the rest of the
+     * library uses: a process that takes the pid afterwards, even within the same clock tick, is not this one.
+     */
+    private ProcessKey withInode(ProcessKey key, ExitWaiter.Watch watch) {
+        if (key.pidfsInode().isPresent() || watch.fd < 0) {
+            return key;
+        }
+        java.util.OptionalLong ino = nat.pidfdInode(watch.fd);
+        return ino.isPresent() ? new ProcessKey(key.pid(), key.startTimeTicks(), ino) : key;
+    }
+
     /** Adds the new members of a scan and signals them. @return whether any live one was new */
     private boolean admit(ExitWaiter waiter, List<ProcessInfo> found, boolean killPhase, long start) {
         boolean anyNew = false;
@@ -202,6 +217,7 @@ final class GracefulStop {
                 end(m, Ending.GONE, elapsed);
                 continue;
             }
+            m.key = withInode(key, m.watch);
             anyNew = true;
             if (killPhase) {
                 kill(m, elapsed);

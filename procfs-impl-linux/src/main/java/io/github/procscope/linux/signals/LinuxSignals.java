@@ -692,19 +692,45 @@ public final class LinuxSignals implements Signals {
         }
     }
 
-    /** @return whether {@code p} is a kernel thread: {@code PF_KTHREAD}, or a child of kthreadd */
+    /**
+     * @return whether {@code p} is a kernel thread: {@code PF_KTHREAD}, a child of kthreadd, or a live task with
+     *         no address space ({@link #hasNoMm})
+     */
     private boolean isKernelThread(ProcessInfo p) {
         if (p.isKernelThread()) {
             return true;
         }
         if (p.ppid() == 2) {
             try {
-                return table.process(2, Set.of()).isKernelThread();
+                if (table.process(2, Set.of()).isKernelThread()) {
+                    return true;
+                }
             } catch (NoSuchProcessException | ProcessAccessDeniedException e) {
-                return false;
+                // kthreadd is not shown here: the other evidence decides
             }
         }
-        return false;
+        return hasNoMm(p);
+    }
+
+    /**
+     * The kernel's third sign of a kernel thread, for where the flags and the parent say nothing (a kernel
+     * without {@code PF_KTHREAD} in {@code stat}, a kernel thread shown with parent 0): it has no address space
+     * ({@code mm} is NULL), which {@code /proc} shows as a {@code vsize} of 0, a {@code statm} of zeros and an
+     * empty {@code cmdline}. A zombie or a dead task shows the same, having given its address space back, and is
+     * not a kernel thread. Only a task with {@code vsize} 0 costs the extra read of {@code cmdline}.
+     */
+    private boolean hasNoMm(ProcessInfo p) {
+        if (p.vszBytes() != 0 || p.state() == ProcessState.ZOMBIE || p.state() == ProcessState.DEAD) {
+            return false;
+        }
+        if (p.statm().isPresent() && (p.statm().get().sizeBytes() != 0 || p.statm().get().residentBytes() != 0)) {
+            return false;
+        }
+        try {
+            return table.cmdline(p.key()).isEmpty();
+        } catch (NoSuchProcessException | ProcessAccessDeniedException e) {
+            return false; // gone (the send says so) or hidden: no evidence either way
+        }
     }
 
     /** @return the ancestors of this JVM, its parent first, as far up as this PID namespace shows them */

@@ -107,6 +107,10 @@ class TreeStopIT {
         assertTrue(signals.dispositions(pids.get("grandC1")).ignoresTerm(), "grandC1 ignores TERM");
         Map<String, ProcessKey> keys = new HashMap<>();
         pids.forEach((name, pid) -> keys.put(name, proc.key(pid)));
+        // The exact identities (with the pidfs inode, where the kernel gives one), as Signals.key reads them.
+        Map<String, ProcessKey> exact = new HashMap<>();
+        pids.forEach((name, pid) -> exact.put(name, signals.key(pid)));
+        boolean inodes = pidfd && exact.get("root").pidfsInode().isPresent();
 
         StopReport r = signals.stopTree(root, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(1)));
 
@@ -114,6 +118,10 @@ class TreeStopIT {
             StopReport.StoppedProcess p = r.find(e.getValue().pid())
                     .orElseThrow(() -> new AssertionError(e.getKey() + " is not listed:\n" + r));
             assertEquals(e.getValue(), p.key().withoutInode(), "the report carries the identity, with the pidfs inode where it was read");
+            if (inodes) {
+                // Every member found by scanning is keyed as the rest of the library keys it: (pid, start, inode).
+                assertEquals(exact.get(e.getKey()), p.key(), e.getKey() + " is keyed with its pidfs inode\n" + r);
+            }
             Ending expected = e.getKey().equals("grandC1") ? Ending.KILL : Ending.TERM;
             assertEquals(expected, p.ending(), e.getKey() + "\n" + r);
             assertTrue(gone(e.getValue().pid(), e.getValue().startTimeTicks()), e.getKey() + " still runs");
