@@ -338,7 +338,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         sample.temperatureCelsius().ifPresent(v -> s.gauge("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", l, v));
         sample.powerDrawMilliwatts().ifPresent(v ->
                 s.gauge("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", l, v / 1000.0));
-        sample.energyMillijoules().ifPresent(v -> s.gauge("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+        sample.energyMillijoules().ifPresent(v -> s.unsuffixedCounter("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
                 "Total energy consumption since boot (in mJ).", l, v));
         sample.smClockMhz().ifPresent(v -> s.gauge("DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", l, v));
         sample.memoryClockMhz().ifPresent(v ->
@@ -354,13 +354,36 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             ecc(s, "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "Total number of double-bit persistent ECC errors.", l,
                     ecc.aggregateUncorrected());
         }
+        errorCounters(s, d, l);
         idleHolding(s, d, sample);
         gpuUsers(s, d, snapshot, tree);
     }
 
+    /** PCIe replays, remapped rows and XID errors, as dcgm-exporter names them; absent where not offered. */
+    private static void errorCounters(Scrape s, GpuDevice d, Labels l) {
+        d.pcieReplays().ifPresent(v -> s.unsuffixedCounter("DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+                "Total number of PCIe retries.", l, v));
+        d.remappedRows().ifPresent(r -> {
+            s.unsuffixedCounter("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS",
+                    "Number of remapped rows for correctable errors", l, r.correctableRows());
+            s.unsuffixedCounter("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS",
+                    "Number of remapped rows for uncorrectable errors", l, r.uncorrectableRows());
+            s.gauge("DCGM_FI_DEV_ROW_REMAP_PENDING", "Whether remapping of rows is pending (1) or not (0).", l,
+                    r.pending() ? 1 : 0);
+            s.gauge("DCGM_FI_DEV_ROW_REMAP_FAILURE", "Whether remapping of rows has failed (1) or not (0).", l,
+                    r.failed() ? 1 : 0);
+        });
+        d.xidErrors().ifPresent(x -> {
+            s.gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered (0: none since the exporter"
+                    + " started watching).", l, x.lastXid().orElse(0));
+            s.counter("procscope_gpu_xid_errors", "XID errors seen since the exporter started watching.", l,
+                    x.count());
+        });
+    }
+
     private static void ecc(Scrape s, String name, String help, Labels l, OptionalLong v) {
         if (v.isPresent()) {
-            s.gauge(name, help, l, v.getAsLong());
+            s.unsuffixedCounter(name, help, l, v.getAsLong());
         }
     }
 
