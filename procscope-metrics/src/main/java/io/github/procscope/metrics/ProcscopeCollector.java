@@ -110,13 +110,16 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         return gpuUnavailable;
     }
 
-    /** The grouper's facets, and the cgroups too when GPU memory is reported per process (its owner labels). */
+    /**
+     * The grouper's facets, the open descriptors and I/O counters of the groups' metrics, and the cgroups too when
+     * GPU memory is reported per process (its owner labels).
+     */
     private Set<Facet> facets() {
-        if (!options.perPid()) {
-            return options.grouper().facets();
-        }
-        EnumSet<Facet> all = EnumSet.of(Facet.CGROUP);
+        EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO);
         all.addAll(options.grouper().facets());
+        if (options.perPid()) {
+            all.add(Facet.CGROUP);
+        }
         return all;
     }
 
@@ -222,6 +225,14 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                     g.oldestStartMillis == Long.MAX_VALUE ? 0 : g.oldestStartMillis / 1000.0);
             s.counter("namedprocess_namegroup_major_page_faults", "Major page faults of this group's processes.", l,
                     t.majorFaults);
+            s.gauge("namedprocess_namegroup_open_filedesc",
+                    "Open file descriptors of this group's processes (those this user may list).", l, g.openFds);
+            s.counter("namedprocess_namegroup_read_bytes",
+                    "Bytes this group's processes caused to be read from storage (read_bytes of /proc/PID/io).", l,
+                    t.readBytes);
+            s.counter("namedprocess_namegroup_write_bytes",
+                    "Bytes this group's processes caused to be written to storage (write_bytes of /proc/PID/io).",
+                    l, t.writeBytes);
             s.counter("namedprocess_namegroup_minor_page_faults", "Minor page faults of this group's processes.", l,
                     t.minorFaults);
         }
@@ -234,6 +245,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long residentBytes;
         long virtualBytes;
         long threads;
+        long openFds;
         final int[] states = new int[5];
         long oldestStartMillis = Long.MAX_VALUE;
 
@@ -250,8 +262,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 default -> 4;
             }]++;
             oldestStartMillis = Math.min(oldestStartMillis, p.startTime().toEpochMilli());
+            openFds += p.openFds().orElse(0);
+            long read = 0;
+            long written = 0;
+            if (p.io().isPresent()) {
+                read = p.io().get().storageReadBytes();
+                written = p.io().get().storageWriteBytes();
+            }
             counters.put(p.key(), new long[] {p.userTime().toNanos(), p.systemTime().toNanos(), p.majorFaults(),
-                    p.minorFaults()});
+                    p.minorFaults(), read, written});
         }
     }
 
@@ -266,6 +285,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long systemNanos;
         long majorFaults;
         long minorFaults;
+        long readBytes;
+        long writeBytes;
 
         void advance(GroupNow now) {
             for (Map.Entry<ProcessKey, long[]> e : now.counters.entrySet()) {
@@ -275,6 +296,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 systemNanos += delta(before, v, 1);
                 majorFaults += delta(before, v, 2);
                 minorFaults += delta(before, v, 3);
+                readBytes += delta(before, v, 4);
+                writeBytes += delta(before, v, 5);
             }
             last = now.counters;
         }
