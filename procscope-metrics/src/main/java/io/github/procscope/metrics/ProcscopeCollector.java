@@ -68,6 +68,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private final Map<String, Long> errors = new TreeMap<>();
     private volatile Diagnosis diagnosis;
     private Thread doctorThread;
+    private volatile DeletedFilesScan deletedScan;
+    private Thread deletedThread;
     private long droppedTotal;
     private double lastDurationSeconds;
 
@@ -141,13 +143,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 gpus(s, gpus.get(), snapshot, tree);
             }
         }
-        sources.openFiles().ifPresent(files -> {
-            try {
-                deleted(s, files.deletedFiles());
-            } catch (ProcscopeException e) {
-                error("open_files");
-            }
-        });
+        sources.openFiles().ifPresent(files -> deletedFiles(s, files));
         sources.doctor().ifPresent(d -> doctor(s, d));
         droppedTotal += s.dropped();
         lastDurationSeconds = (System.nanoTime() - start) / (double) NANOS;
@@ -480,6 +476,39 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
 
     // ---------------------------------------------------------------- deleted-but-open files
 
+    /** Within the scrape, or from the last scan of the scanning thread (which the first scrape starts). */
+    private void deletedFiles(Scrape s, io.github.procscope.api.files.OpenFiles files) {
+        if (options.deletedFilesEvery().isZero()) {
+            scanDeleted(files);
+        } else if (deletedThread == null) {
+            long every = Math.max(1, options.deletedFilesEvery().toMillis());
+            deletedThread = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    scanDeleted(files);
+                    try {
+                        Thread.sleep(every);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "procscope-metrics-deleted-files");
+            deletedThread.setDaemon(true);
+            deletedThread.start();
+        }
+        DeletedFilesScan scan = deletedScan;
+        if (scan != null) {
+            deleted(s, scan);
+        }
+    }
+
+    private void scanDeleted(io.github.procscope.api.files.OpenFiles files) {
+        try {
+            deletedScan = files.deletedFiles();
+        } catch (ProcscopeException e) {
+            error("open_files");
+        }
+    }
+
     private static void deleted(Scrape s, DeletedFilesScan scan) {
         for (DeletedSpace fs : scan.fileSystems()) {
             Labels l = Labels.of("device", fs.device().toString(), "mountpoint", fs.mountPoint().orElse(""),
@@ -587,12 +616,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         return Duration.ofNanos((long) (lastDurationSeconds * NANOS));
     }
 
-    /** Stops the doctor's thread and closes the GPUs, if they were opened. */
+    /** Stops the doctor's and the deleted-files scan's threads and closes the GPUs, if they were opened. */
     @Override
     public void close() {
         synchronized (this) {
             if (doctorThread != null) {
                 doctorThread.interrupt();
+            }
+            if (deletedThread != null) {
+                deletedThread.interrupt();
             }
         }
         gpus.ifPresent(Gpus::close);
