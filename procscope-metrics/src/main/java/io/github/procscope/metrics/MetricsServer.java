@@ -22,7 +22,7 @@ import java.util.zip.GZIPOutputStream;
  * the scraper asks for it ({@code Accept: application/openmetrics-text}), gzip-compressed when the scraper accepts
  * it; {@code /healthz} answers {@code ok}. Built on the JDK's HTTP server and the Prometheus Java client's exposition
  * formats (see {@link ScrapeWriter} for the one place the text differs from the client's: dcgm-exporter's counters
- * without {@code _total}). Requests are answered one at a time, on one thread. Close it to stop listening.
+ * without {@code _total}). Requests are answered on two daemon threads. Close it to stop listening.
  */
 public final class MetricsServer implements AutoCloseable {
     private final HttpServer server;
@@ -73,7 +73,9 @@ public final class MetricsServer implements AutoCloseable {
         }
         ScrapeWriter writer = new ScrapeWriter();
         server.createContext("/", exchange -> handle(exchange, registry, writer));
-        ExecutorService executor = Executors.newSingleThreadExecutor(r -> {
+        // Two threads: a client that sends its request slowly cannot hold up the scraper (scrapes themselves are
+        // serialized by the collector).
+        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "procscope-metrics-http");
             t.setDaemon(true);
             return t;
