@@ -9,7 +9,8 @@
  *   (default)       every function the binding knows
  *   -DND_LEGACY     no _v3 process lists, nvmlDeviceGetMemoryInfo_v2, clock event reasons,
  *                   nvmlDeviceGetTemperatureV, nvmlSystemGetCudaDriverVersion_v2,
- *                   nvmlDeviceGetProcessesUtilizationInfo or GPM (drivers of the R450 era)
+ *                   nvmlDeviceGetProcessesUtilizationInfo, nvmlDeviceGetRemappedRows or GPM
+ *                   (drivers of the R450 era)
  *   -DND_ANCIENT    as ND_LEGACY, and no _v2 process lists, PCI info v3, energy, MIG or
  *                   per-process utilization either
  *   -DND_NO_INIT_V2 no nvmlInit_v2 at all (an NVML older than 5.319)
@@ -37,7 +38,8 @@ typedef int nvmlReturn_t;
 enum {
     NVML_SUCCESS = 0, NVML_ERROR_UNINITIALIZED = 1, NVML_ERROR_INVALID_ARGUMENT = 2,
     NVML_ERROR_NOT_SUPPORTED = 3, NVML_ERROR_NO_PERMISSION = 4, NVML_ERROR_NOT_FOUND = 6,
-    NVML_ERROR_INSUFFICIENT_SIZE = 7, NVML_ERROR_DRIVER_NOT_LOADED = 9, NVML_ERROR_GPU_IS_LOST = 15,
+    NVML_ERROR_INSUFFICIENT_SIZE = 7, NVML_ERROR_DRIVER_NOT_LOADED = 9, NVML_ERROR_TIMEOUT = 10,
+    NVML_ERROR_GPU_IS_LOST = 15,
     NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18, NVML_ERROR_MEMORY = 20,
     NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25, NVML_ERROR_UNKNOWN = 999
 };
@@ -115,6 +117,16 @@ typedef struct {
     nd_gpm_metric_t metrics[ND_GPM_METRIC_MAX];
 } nd_gpm_metrics_get_t; /* nvmlGpmMetricsGet_t */
 
+typedef struct {
+    void *device;
+    unsigned long long eventType;
+    unsigned long long eventData;
+    unsigned int gpuInstanceId;
+    unsigned int computeInstanceId;
+} nd_event_data_t; /* nvmlEventData_t */
+
+#define ND_EVENT_XID_CRITICAL_ERROR 0x0000000000000008ULL /* nvmlEventTypeXidCriticalError */
+
 #define ND_STRUCT_VERSION(type, ver) ((unsigned int) (sizeof(type) | ((ver) << 24U)))
 
 /* ---- the double's state ---- */
@@ -148,6 +160,9 @@ typedef struct nd_device {
     unsigned long long clockReasons;
     int eccCurrent, eccPending, persistence, migCurrent, migPending;
     unsigned long long ecc[2][2]; /* [errorType corrected/uncorrected][counter volatile/aggregate] */
+    unsigned int pcieReplays;
+    unsigned int remapCorrectable, remapUncorrectable, remapPending, remapFailure;
+    unsigned long long supportedEvents; /* nvmlEventType* bits nvmlDeviceRegisterEvents accepts */
     unsigned int gi, ci;
     nd_proc_t procs[ND_KINDS][ND_MAX_PROCS];
     int procCount[ND_KINDS];
@@ -178,6 +193,16 @@ typedef struct {
 
 typedef struct { char fn[64]; long long count; } nd_call_count_t;
 
+#define ND_MAX_EVENT_SETS 16
+#define ND_MAX_EVENTS 64
+#define ND_EVENT_SET_MAGIC 0x45564e54U
+typedef struct {
+    unsigned int magic;
+    unsigned long long registered[ND_MAX_DEVICES]; /* event types registered per physical device */
+    struct { int dev; unsigned long long type, data; } queue[ND_MAX_EVENTS];
+    int head, count;
+} nd_event_set; /* what an nvmlEventSet_t points to */
+
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int initCount;
 static int initResult;
@@ -195,6 +220,8 @@ static nd_call_count_t callCounts[128];
 static int callCountN;
 static int gpmOutstanding;
 static long long lastGpmIntervalMs = -1;
+static nd_event_set eventSets[ND_MAX_EVENT_SETS];
+static pthread_cond_t eventArrived = PTHREAD_COND_INITIALIZER;
 
 static void count_call(const char *fn) {
     for (int i = 0; i < callCountN; i++) {
@@ -371,6 +398,12 @@ static void default_device(int i) {
     d->eccCurrent = 1;
     d->eccPending = 1;
     d->ecc[0][0] = 0; d->ecc[1][0] = 0; d->ecc[0][1] = 2; d->ecc[1][1] = 0;
+    d->pcieReplays = i == 0 ? 3 : 0;
+    d->remapCorrectable = i == 0 ? 1 : 0;
+    d->remapUncorrectable = i == 0 ? 2 : 0;
+    d->remapPending = i == 0 ? 1 : 0;
+    d->remapFailure = 0;
+    d->supportedEvents = ND_EVENT_XID_CRITICAL_ERROR | 0x1ULL | 0x2ULL | 0x4ULL; /* XID, SBE, DBE, P-state */
     d->persistence = 1;
     d->migCurrent = 0;
     d->migPending = 0;
@@ -400,6 +433,7 @@ EXPORT int ndReset(void) {
     systemOverrideCount = 0;
     callCountN = 0;
     lastGpmIntervalMs = -1;
+    memset(eventSets, 0, sizeof eventSets);
     pthread_mutex_unlock(&lock);
     return found;
 }
@@ -494,6 +528,12 @@ EXPORT int ndSetValue(int id, const char *key, long long v) {
     else if (strcmp(key, "ecc.volatile.uncorrected") == 0) d->ecc[1][0] = (unsigned long long) v;
     else if (strcmp(key, "ecc.aggregate.corrected") == 0) d->ecc[0][1] = (unsigned long long) v;
     else if (strcmp(key, "ecc.aggregate.uncorrected") == 0) d->ecc[1][1] = (unsigned long long) v;
+    else if (strcmp(key, "pcie.replays") == 0) d->pcieReplays = (unsigned) v;
+    else if (strcmp(key, "remap.correctable") == 0) d->remapCorrectable = (unsigned) v;
+    else if (strcmp(key, "remap.uncorrectable") == 0) d->remapUncorrectable = (unsigned) v;
+    else if (strcmp(key, "remap.pending") == 0) d->remapPending = (unsigned) v;
+    else if (strcmp(key, "remap.failure") == 0) d->remapFailure = (unsigned) v;
+    else if (strcmp(key, "events.supported") == 0) d->supportedEvents = (unsigned long long) v;
     else if (strcmp(key, "persistence") == 0) d->persistence = (int) v;
     else if (strcmp(key, "mig.current") == 0) d->migCurrent = (int) v;
     else if (strcmp(key, "mig.pending") == 0) d->migPending = (int) v;
@@ -649,6 +689,44 @@ EXPORT long long ndCallCount(const char *fn) {
     return n;
 }
 
+/**
+ * Raises an XID critical error on physical GPU id: queued, with the XID as event data, on every event set that
+ * registered that GPU for XID events, waking their waiters. Returns how many sets received it, -1 for a bad id.
+ */
+EXPORT int ndInjectXid(int id, unsigned long long xid) {
+    if (id < 0 || id >= ND_MAX_DEVICES) {
+        return -1;
+    }
+    int delivered = 0;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < ND_MAX_EVENT_SETS; i++) {
+        nd_event_set *e = &eventSets[i];
+        if (e->magic == ND_EVENT_SET_MAGIC && (e->registered[id] & ND_EVENT_XID_CRITICAL_ERROR)
+                && e->count < ND_MAX_EVENTS) {
+            int at = (e->head + e->count) % ND_MAX_EVENTS;
+            e->queue[at].dev = id;
+            e->queue[at].type = ND_EVENT_XID_CRITICAL_ERROR;
+            e->queue[at].data = xid;
+            e->count++;
+            delivered++;
+        }
+    }
+    pthread_cond_broadcast(&eventArrived);
+    pthread_mutex_unlock(&lock);
+    return delivered;
+}
+
+/** How many event sets are created and not yet freed. */
+EXPORT int ndEventSetsOutstanding(void) {
+    int n = 0;
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < ND_MAX_EVENT_SETS; i++) {
+        n += eventSets[i].magic == ND_EVENT_SET_MAGIC;
+    }
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
 EXPORT int ndGpmOutstanding(void) {
     pthread_mutex_lock(&lock);
     int n = gpmOutstanding;
@@ -679,6 +757,7 @@ EXPORT long ndSizeof(const char *name) {
     if (strcmp(name, "nvmlGpmSupport_t") == 0) return (long) sizeof(nd_gpm_support_t);
     if (strcmp(name, "nvmlGpmMetric_t") == 0) return (long) sizeof(nd_gpm_metric_t);
     if (strcmp(name, "nvmlGpmMetricsGet_t") == 0) return (long) sizeof(nd_gpm_metrics_get_t);
+    if (strcmp(name, "nvmlEventData_t") == 0) return (long) sizeof(nd_event_data_t);
     return -1;
 }
 
@@ -1421,6 +1500,159 @@ EXPORT nvmlReturn_t nvmlGpmMetricsGet(nd_gpm_metrics_get_t *m) {
     return leave(rc);
 }
 #endif
+
+/* ======================= NVML: PCIe replays, remapped rows ======================= */
+
+EXPORT nvmlReturn_t nvmlDeviceGetPcieReplayCounter(void *device, unsigned int *value) {
+    nd_device *d;
+    nvmlReturn_t rc = enter_device("nvmlDeviceGetPcieReplayCounter", device, &d);
+    if (rc == NVML_SUCCESS) {
+        if (value == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else if (d->is_mig) {
+            rc = NVML_ERROR_NOT_SUPPORTED;
+        } else {
+            *value = d->pcieReplays;
+        }
+    }
+    return leave(rc);
+}
+
+#ifndef ND_LEGACY
+EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(void *device, unsigned int *corrRows, unsigned int *uncRows,
+                                              unsigned int *isPending, unsigned int *failureOccurred) {
+    nd_device *d;
+    nvmlReturn_t rc = enter_device("nvmlDeviceGetRemappedRows", device, &d);
+    if (rc == NVML_SUCCESS) {
+        if (corrRows == NULL || uncRows == NULL || isPending == NULL || failureOccurred == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else if (d->is_mig) {
+            rc = NVML_ERROR_NOT_SUPPORTED;
+        } else {
+            *corrRows = d->remapCorrectable;
+            *uncRows = d->remapUncorrectable;
+            *isPending = d->remapPending;
+            *failureOccurred = d->remapFailure;
+        }
+    }
+    return leave(rc);
+}
+#endif
+
+/* ======================= NVML: events ======================= */
+
+static nd_event_set *event_set(void *set) {
+    for (int i = 0; i < ND_MAX_EVENT_SETS; i++) {
+        if (set == &eventSets[i] && eventSets[i].magic == ND_EVENT_SET_MAGIC) {
+            return &eventSets[i];
+        }
+    }
+    return NULL;
+}
+
+EXPORT nvmlReturn_t nvmlEventSetCreate(void **set) {
+    nvmlReturn_t rc = enter_system("nvmlEventSetCreate");
+    if (rc == NVML_SUCCESS) {
+        if (set == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else {
+            rc = NVML_ERROR_MEMORY;
+            for (int i = 0; i < ND_MAX_EVENT_SETS; i++) {
+                if (eventSets[i].magic != ND_EVENT_SET_MAGIC) {
+                    memset(&eventSets[i], 0, sizeof eventSets[i]);
+                    eventSets[i].magic = ND_EVENT_SET_MAGIC;
+                    *set = &eventSets[i];
+                    rc = NVML_SUCCESS;
+                    break;
+                }
+            }
+        }
+    }
+    return leave(rc);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetSupportedEventTypes(void *device, unsigned long long *eventTypes) {
+    nd_device *d;
+    nvmlReturn_t rc = enter_device("nvmlDeviceGetSupportedEventTypes", device, &d);
+    if (rc == NVML_SUCCESS) {
+        if (eventTypes == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else {
+            *eventTypes = d->is_mig ? d->parent->supportedEvents : d->supportedEvents;
+        }
+    }
+    return leave(rc);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceRegisterEvents(void *device, unsigned long long eventTypes, void *set) {
+    nd_device *d;
+    nvmlReturn_t rc = enter_device("nvmlDeviceRegisterEvents", device, &d);
+    if (rc == NVML_SUCCESS) {
+        nd_event_set *e = event_set(set);
+        nd_device *physical = d->is_mig ? d->parent : d;
+        if (e == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else if ((eventTypes & ~physical->supportedEvents) != 0 || eventTypes == 0) {
+            rc = NVML_ERROR_NOT_SUPPORTED;
+        } else {
+            e->registered[physical->id] |= eventTypes;
+        }
+    }
+    return leave(rc);
+}
+
+EXPORT nvmlReturn_t nvmlEventSetWait_v2(void *set, nd_event_data_t *data, unsigned int timeoutms) {
+    nvmlReturn_t rc = enter_system("nvmlEventSetWait_v2");
+    if (rc == NVML_SUCCESS) {
+        nd_event_set *e = event_set(set);
+        if (e == NULL || data == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else {
+            struct timespec deadline;
+            clock_gettime(CLOCK_REALTIME, &deadline);
+            deadline.tv_sec += timeoutms / 1000;
+            deadline.tv_nsec += (long) (timeoutms % 1000) * 1000000L;
+            if (deadline.tv_nsec >= 1000000000L) {
+                deadline.tv_sec++;
+                deadline.tv_nsec -= 1000000000L;
+            }
+            while (e->magic == ND_EVENT_SET_MAGIC && e->count == 0) {
+                if (pthread_cond_timedwait(&eventArrived, &lock, &deadline) != 0) {
+                    break;
+                }
+            }
+            if (e->magic != ND_EVENT_SET_MAGIC) {
+                rc = NVML_ERROR_INVALID_ARGUMENT; /* freed while waiting */
+            } else if (e->count == 0) {
+                rc = NVML_ERROR_TIMEOUT;
+            } else {
+                int dev = e->queue[e->head].dev;
+                data->device = &devices[dev];
+                data->eventType = e->queue[e->head].type;
+                data->eventData = e->queue[e->head].data;
+                data->gpuInstanceId = 0xFFFFFFFFU;
+                data->computeInstanceId = 0xFFFFFFFFU;
+                e->head = (e->head + 1) % ND_MAX_EVENTS;
+                e->count--;
+            }
+        }
+    }
+    return leave(rc);
+}
+
+EXPORT nvmlReturn_t nvmlEventSetFree(void *set) {
+    nvmlReturn_t rc = enter_system("nvmlEventSetFree");
+    if (rc == NVML_SUCCESS) {
+        nd_event_set *e = event_set(set);
+        if (e == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else {
+            e->magic = 0;
+            pthread_cond_broadcast(&eventArrived);
+        }
+    }
+    return leave(rc);
+}
 
 __attribute__((constructor)) static void nd_load(void) {
     ndReset();

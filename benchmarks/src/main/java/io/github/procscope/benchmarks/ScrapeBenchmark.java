@@ -31,10 +31,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>{@code snapshot}: {@code ProcessTable.snapshot()}, the peer</li>
- *   <li>{@code scrape}: the collector (groups by command name, zombies) and the Prometheus text rendering of
- *       its answer: the body of {@code /metrics}</li>
- *   <li>{@code scrapeWithDeletedFiles}: the same plus the deleted-but-open files scan, as {@code procscope serve}
- *       does by default (every file descriptor of every process)</li>
+ *   <li>{@code scrape}: the collector (groups by command name with their open descriptors and I/O counters,
+ *       zombies) and the Prometheus text rendering of its answer: the body of {@code /metrics}, as
+ *       {@code procscope serve} answers it by default</li>
+ *   <li>{@code scrapeWithDeletedFiles}: the same plus the deleted-but-open files scan in the scrape
+ *       ({@code --deleted-files-every 0}; by default {@code serve} scans on a thread of its own)</li>
  * </ul>
  * No GPU and no doctor: the doctor runs on its own thread, not in the scrape. Run with {@code -prof gc} for the
  * allocation per scrape.

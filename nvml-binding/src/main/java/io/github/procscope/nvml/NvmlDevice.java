@@ -1,6 +1,7 @@
 package io.github.procscope.nvml;
 
 import com.sun.jna.Pointer;
+import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import io.github.procscope.api.gpu.GpmMetrics;
 import io.github.procscope.api.gpu.GpuDevice;
@@ -10,6 +11,8 @@ import io.github.procscope.api.gpu.GpuProcessUtilization;
 import io.github.procscope.api.gpu.GpuProcesses;
 import io.github.procscope.api.gpu.GpuSample;
 import io.github.procscope.api.gpu.NvmlReturn;
+import io.github.procscope.api.gpu.RemappedRows;
+import io.github.procscope.api.gpu.XidErrors;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +22,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * A GPU or MIG device of an {@link NvmlGpus} inventory: its identity, read once when it is opened, and its
@@ -153,6 +157,10 @@ final class NvmlDevice implements GpuDevice {
         return calls.label();
     }
 
+    Pointer handle() {
+        return calls.handle();
+    }
+
     // ---- the parts ----
 
     @Override
@@ -193,6 +201,47 @@ final class NvmlDevice implements GpuDevice {
                     + interval);
         }
         return calls.guarded(calls.functions().gpmSampleGet.name(), () -> gpm.metrics(uuid, interval));
+    }
+
+    // ---- errors ----
+
+    @Override
+    public OptionalLong pcieReplays() {
+        NvmlFunctions fns = calls.functions();
+        return calls.guarded(fns.pcieReplayCounter.name(), () -> {
+            OptionalInt v = calls.uint(fns.pcieReplayCounter);
+            return v.isPresent() ? OptionalLong.of(Integer.toUnsignedLong(v.getAsInt())) : OptionalLong.empty();
+        });
+    }
+
+    @Override
+    public Optional<RemappedRows> remappedRows() {
+        NvmlFunctions fns = calls.functions();
+        return calls.guarded(fns.remappedRows.name(), () -> {
+            if (!fns.remappedRows.isPresent()) {
+                return Optional.empty();
+            }
+            IntByReference corr = new IntByReference();
+            IntByReference unc = new IntByReference();
+            IntByReference pending = new IntByReference();
+            IntByReference failed = new IntByReference();
+            if (!calls.ok(fns.remappedRows.call().call(calls.handle(), corr, unc, pending, failed),
+                    fns.remappedRows.name())) {
+                return Optional.empty();
+            }
+            return Optional.of(new RemappedRows(Integer.toUnsignedLong(corr.getValue()),
+                    Integer.toUnsignedLong(unc.getValue()), pending.getValue() != 0, failed.getValue() != 0));
+        });
+    }
+
+    /** {@inheritDoc} A MIG device has none of its own: its XIDs are its parent GPU's. */
+    @Override
+    public Optional<XidErrors> xidErrors() {
+        if (parent.isPresent()) {
+            return Optional.empty();
+        }
+        return calls.guarded(calls.functions().registerEvents.name(),
+                () -> calls.owner().xidWatcher().errorsOf(calls.handle()));
     }
 
     // ---- MIG ----

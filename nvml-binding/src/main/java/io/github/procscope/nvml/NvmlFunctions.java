@@ -93,6 +93,43 @@ final class NvmlFunctions {
         int call(Pointer device, int errorType, int counterType, Pointer out);
     }
 
+    /** {@code nvmlDeviceGetRemappedRows(nvmlDevice_t, unsigned int* x4)}: corrected, uncorrected, pending, failed. */
+    @FunctionalInterface
+    interface RemappedRows {
+        int call(Pointer device, IntByReference corrRows, IntByReference uncRows, IntByReference isPending,
+                 IntByReference failureOccurred);
+    }
+
+    /** {@code nvmlEventSetCreate(nvmlEventSet_t*)}. */
+    @FunctionalInterface
+    interface EventSetCreate {
+        int call(PointerByReference set);
+    }
+
+    /** {@code nvmlDeviceGetSupportedEventTypes(nvmlDevice_t, unsigned long long*)}. */
+    @FunctionalInterface
+    interface SupportedEvents {
+        int call(Pointer device, com.sun.jna.ptr.LongByReference eventTypes);
+    }
+
+    /** {@code nvmlDeviceRegisterEvents(nvmlDevice_t, unsigned long long eventTypes, nvmlEventSet_t)}. */
+    @FunctionalInterface
+    interface RegisterEvents {
+        int call(Pointer device, long eventTypes, Pointer set);
+    }
+
+    /** {@code nvmlEventSetWait_v2(nvmlEventSet_t, nvmlEventData_t*, unsigned int timeoutms)}. */
+    @FunctionalInterface
+    interface EventSetWait {
+        int call(Pointer set, Pointer data, int timeoutms);
+    }
+
+    /** {@code nvmlEventSetFree(nvmlEventSet_t)}. */
+    @FunctionalInterface
+    interface EventSetFree {
+        int call(Pointer set);
+    }
+
     /** {@code nvmlDeviceGetPciInfo_v3(nvmlDevice_t, nvmlPciInfo_t*)}. */
     @FunctionalInterface
     interface PciInfo {
@@ -186,6 +223,14 @@ final class NvmlFunctions {
     final NvmlFunction<DeviceOut> fanSpeed;
     final NvmlFunction<DeviceOut> clocksEventReasons;
     final NvmlFunction<EccCount> totalEccErrors;
+    final NvmlFunction<DeviceInt> pcieReplayCounter;
+    final NvmlFunction<RemappedRows> remappedRows;
+    // ---- events ----
+    final NvmlFunction<EventSetCreate> eventSetCreate;
+    final NvmlFunction<SupportedEvents> supportedEventTypes;
+    final NvmlFunction<RegisterEvents> registerEvents;
+    final NvmlFunction<EventSetWait> eventSetWait;
+    final NvmlFunction<EventSetFree> eventSetFree;
     // ---- MIG ----
     final NvmlFunction<DeviceInt> maxMigDeviceCount;
     final NvmlFunction<MigHandle> migDeviceHandleByIndex;
@@ -255,6 +300,14 @@ final class NvmlFunctions {
                 new Candidate<>("nvmlDeviceGetCurrentClocksThrottleReasons", 1,
                         api::nvmlDeviceGetCurrentClocksThrottleReasons));
         totalEccErrors = one("nvmlDeviceGetTotalEccErrors", api::nvmlDeviceGetTotalEccErrors);
+        pcieReplayCounter = one("nvmlDeviceGetPcieReplayCounter", api::nvmlDeviceGetPcieReplayCounter);
+        remappedRows = one("nvmlDeviceGetRemappedRows", api::nvmlDeviceGetRemappedRows);
+
+        eventSetCreate = one("nvmlEventSetCreate", api::nvmlEventSetCreate);
+        supportedEventTypes = one("nvmlDeviceGetSupportedEventTypes", api::nvmlDeviceGetSupportedEventTypes);
+        registerEvents = one("nvmlDeviceRegisterEvents", api::nvmlDeviceRegisterEvents);
+        eventSetWait = one("nvmlEventSetWait_v2", api::nvmlEventSetWait_v2);
+        eventSetFree = one("nvmlEventSetFree", api::nvmlEventSetFree);
 
         maxMigDeviceCount = one("nvmlDeviceGetMaxMigDeviceCount", api::nvmlDeviceGetMaxMigDeviceCount);
         migDeviceHandleByIndex = one("nvmlDeviceGetMigDeviceHandleByIndex", api::nvmlDeviceGetMigDeviceHandleByIndex);
@@ -301,6 +354,12 @@ final class NvmlFunctions {
     boolean gpm() {
         return gpmQueryDeviceSupport.isPresent() && gpmSampleAlloc.isPresent() && gpmSampleFree.isPresent()
                 && gpmSampleGet.isPresent() && gpmMetricsGet.isPresent();
+    }
+
+    /** @return whether the XID event functions are all exported (create, register, wait, free) */
+    boolean events() {
+        return eventSetCreate.isPresent() && registerEvents.isPresent() && eventSetWait.isPresent()
+                && eventSetFree.isPresent();
     }
 
     /** @return every handle, in the order of {@code nvml.h}'s sections as this class lists them */

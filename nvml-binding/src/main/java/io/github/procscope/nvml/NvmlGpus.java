@@ -59,6 +59,9 @@ import java.util.function.Supplier;
  * when no other inventory holds it. Calls take a read lock and close takes the write lock, so NVML is
  * never shut down under a running call. Thread-safe.
  *
+ * <p><b>XID errors.</b> The first {@link GpuDevice#xidErrors()} call starts one daemon thread that waits on an
+ * NVML event set for the XID errors of every GPU (see {@link XidWatcher}); it ends when the inventory closes.
+ *
  * <p><b>Errors.</b> {@code NVML_ERROR_NOT_SUPPORTED}, {@code NVML_ERROR_NO_PERMISSION} and
  * {@code NVML_ERROR_FUNCTION_NOT_FOUND} make a metric empty. Other codes throw {@link NvmlException}
  * naming the function, the GPU, the code and {@code nvmlErrorString}. {@code NVML_ERROR_GPU_IS_LOST} marks
@@ -76,6 +79,8 @@ public final class NvmlGpus implements Gpus {
     private final List<GpuDevice> devices;
     private final List<InaccessibleGpu> inaccessible;
     private final Supplier<OpenFiles> openFiles;
+    /** Started by the first {@link GpuDevice#xidErrors()} call (guarded by this). */
+    private XidWatcher xidWatcher;
 
     private NvmlGpus(NvmlLibrary library, Supplier<OpenFiles> openFiles) {
         this.library = library;
@@ -257,6 +262,22 @@ public final class NvmlGpus implements Gpus {
         return read::unlock;
     }
 
+    /**
+     * @return the XID watcher, started on the first call (under the read lock, which the caller holds)
+     * @throws NvmlException if setting it up fails (see {@link XidWatcher#start})
+     */
+    synchronized XidWatcher xidWatcher() {
+        if (xidWatcher == null) {
+            List<java.util.Map.Entry<com.sun.jna.Pointer, String>> gpus = new ArrayList<>();
+            for (GpuDevice d : devices) {
+                NvmlDevice n = (NvmlDevice) d;
+                gpus.add(java.util.Map.entry(n.handle(), n.label()));
+            }
+            xidWatcher = XidWatcher.start(this, gpus);
+        }
+        return xidWatcher;
+    }
+
     IllegalStateException closedException() {
         return new IllegalStateException("the GPU inventory of " + library.name() + " is closed");
     }
@@ -397,6 +418,11 @@ public final class NvmlGpus implements Gpus {
         Lock write = lock.writeLock();
         write.lock();
         try {
+            synchronized (this) {
+                if (xidWatcher != null) {
+                    xidWatcher.free();
+                }
+            }
             library.release();
         } finally {
             write.unlock();

@@ -53,6 +53,12 @@ interface NvmlNative extends Library {
     // MIG modes
     int NVML_DEVICE_MIG_DISABLE = 0;
     int NVML_DEVICE_MIG_ENABLE = 1;
+    // nvmlEventType
+    long NVML_EVENT_TYPE_XID_CRITICAL_ERROR = 0x0000000000000008L;
+    /** {@code sizeof(nvmlEventData_t)} on 64-bit: device pointer, eventType, eventData, two instance ids. */
+    int NVML_EVENT_DATA_SIZE = 32;
+    int NVML_EVENT_DATA_EVENT_TYPE_OFFSET = 8;
+    int NVML_EVENT_DATA_EVENT_DATA_OFFSET = 16;
     // GPM
     int NVML_GPM_METRICS_GET_VERSION = 1;
     int NVML_GPM_SUPPORT_VERSION = 1;
@@ -143,6 +149,22 @@ interface NvmlNative extends Library {
     int nvmlDeviceGetCurrentClocksThrottleReasons(Pointer device, Pointer clocksThrottleReasons);
 
     int nvmlDeviceGetTotalEccErrors(Pointer device, int errorType, int counterType, Pointer eccCounts);
+
+    int nvmlDeviceGetPcieReplayCounter(Pointer device, IntByReference value);
+
+    int nvmlDeviceGetRemappedRows(Pointer device, IntByReference corrRows, IntByReference uncRows,
+                                  IntByReference isPending, IntByReference failureOccurred);
+
+    // ---- events (set: nvmlEventSet_t; data: nvmlEventData_t*, NVML_EVENT_DATA_SIZE bytes) ----
+    int nvmlEventSetCreate(PointerByReference set);
+
+    int nvmlDeviceGetSupportedEventTypes(Pointer device, LongByReference eventTypes);
+
+    int nvmlDeviceRegisterEvents(Pointer device, long eventTypes, Pointer set);
+
+    int nvmlEventSetWait_v2(Pointer set, Pointer data, int timeoutms);
+
+    int nvmlEventSetFree(Pointer set);
 
     // ---- MIG ----
     int nvmlDeviceGetMaxMigDeviceCount(Pointer device, IntByReference count);

@@ -75,6 +75,10 @@ final class NvmlDouble {
         long ndLastGpmIntervalMs();
 
         long ndSizeof(String structName);
+
+        int ndInjectXid(int id, long xid);
+
+        int ndEventSetsOutstanding();
     }
 
     private static final Map<String, Control> CONTROLS = new ConcurrentHashMap<>();

@@ -16,5 +16,16 @@ public enum Facet {
      * {@code /proc/PID/cgroup}: the cgroup paths, v2 and per v1 controller, and the container, pod, Slurm job
      * or systemd unit they name ({@link ProcessInfo#cgroup()}, {@link ProcessInfo#owner()}).
      */
-    CGROUP
+    CGROUP,
+    /**
+     * {@code /proc/PID/io}: the process's I/O counters ({@link ProcessInfo#io()}); readable only for the caller's
+     * own processes unless it is root, absent for the others.
+     */
+    IO,
+    /**
+     * The number of entries of {@code /proc/PID/fd}: how many file descriptors the process holds open
+     * ({@link ProcessInfo#openFds()}). Only the directory is listed, no link is read; the caller's own processes
+     * unless it is root.
+     */
+    FDS
 }

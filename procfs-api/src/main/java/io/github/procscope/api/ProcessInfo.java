@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -36,6 +37,10 @@ import java.util.OptionalLong;
  *                  asked for and the file could be read
  * @param cgroup    the cgroups of {@code /proc/PID/cgroup} and the owner they name: present only when
  *                  {@link Facet#CGROUP} was asked for and the file could be read
+ * @param io        the I/O counters of {@code /proc/PID/io}: present only when {@link Facet#IO} was asked for
+ *                  and the file could be read (the caller's own processes, or any as root)
+ * @param openFds   how many file descriptors the process holds open (the entries of {@code /proc/PID/fd}):
+ *                  present only when {@link Facet#FDS} was asked for and the directory could be listed
  */
 public record ProcessInfo(
         ProcessStat stat,
@@ -47,7 +52,9 @@ public record ProcessInfo(
         Duration elapsed,
         Optional<List<String>> cmdline,
         Optional<ProcessStatus> status,
-        Optional<CgroupMembership> cgroup) {
+        Optional<CgroupMembership> cgroup,
+        Optional<ProcessIo> io,
+        OptionalInt openFds) {
 
     /** Checks components; copies the command line. */
     public ProcessInfo {
@@ -60,6 +67,32 @@ public record ProcessInfo(
         cmdline = Objects.requireNonNull(cmdline, "cmdline").map(List::copyOf);
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(cgroup, "cgroup");
+        Objects.requireNonNull(io, "io");
+        Objects.requireNonNull(openFds, "openFds");
+        if (openFds.isPresent() && openFds.getAsInt() < 0) {
+            throw new IllegalArgumentException("a negative count of open file descriptors: " + openFds.getAsInt());
+        }
+    }
+
+    /**
+     * A process read without {@link Facet#IO} or {@link Facet#FDS}.
+     *
+     * @param stat      see the record's components
+     * @param statm     see the record's components
+     * @param uid       see the record's components
+     * @param user      see the record's components
+     * @param tty       see the record's components
+     * @param startTime see the record's components
+     * @param elapsed   see the record's components
+     * @param cmdline   see the record's components
+     * @param status    see the record's components
+     * @param cgroup    see the record's components
+     */
+    public ProcessInfo(ProcessStat stat, Optional<ProcessStatm> statm, long uid, Optional<String> user,
+                       Optional<String> tty, Instant startTime, Duration elapsed, Optional<List<String>> cmdline,
+                       Optional<ProcessStatus> status, Optional<CgroupMembership> cgroup) {
+        this(stat, statm, uid, user, tty, startTime, elapsed, cmdline, status, cgroup, Optional.empty(),
+                OptionalInt.empty());
     }
 
     /**
@@ -78,7 +111,8 @@ public record ProcessInfo(
     public ProcessInfo(ProcessStat stat, Optional<ProcessStatm> statm, long uid, Optional<String> user,
                        Optional<String> tty, Instant startTime, Duration elapsed, Optional<List<String>> cmdline,
                        Optional<ProcessStatus> status) {
-        this(stat, statm, uid, user, tty, startTime, elapsed, cmdline, status, Optional.empty());
+        this(stat, statm, uid, user, tty, startTime, elapsed, cmdline, status, Optional.empty(), Optional.empty(),
+                OptionalInt.empty());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.Facet;
+import io.github.procscope.api.ProcessIo;
 import io.github.procscope.api.cgroup.CgroupMembership;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
@@ -32,6 +33,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -325,12 +327,55 @@ public final class LinuxProcfs implements ProcessTable {
                         buf.length()));
             }
         }
+        Optional<ProcessIo> io = Optional.empty();
+        if (facets.contains(Facet.IO)) {
+            ProcBuffer.Result ir = files.read(pid, ProcFiles.Leaf.IO, buf);
+            if (isGone(ir, files, pid)) {
+                return gone(pid, tolerant);
+            }
+            if (ir == ProcBuffer.Result.OK) { // DENIED (another user's process): absent, not a failure
+                io = Optional.of(IoParser.parse(files.source(pid, ProcFiles.Leaf.IO), buf.bytes(), buf.length()));
+            }
+        }
+        OptionalInt openFds = facets.contains(Facet.FDS) ? countFds(pid) : OptionalInt.empty();
         Duration elapsed = uptime.minus(constants.ticks(stat.startTimeTicks()));
         if (elapsed.isNegative()) {
             elapsed = Duration.ZERO;
         }
         return new ProcessInfo(stat, statm, uid, users.name(uid, files.source(pid, null)), TtyNames.name(stat.ttyNr()),
-                startTime(stat), elapsed, cmdline, status, cgroup);
+                startTime(stat), elapsed, cmdline, status, cgroup, io, openFds);
+    }
+
+    /**
+     * Counts the numeric entries of {@code /proc/PID/fd} without reading a link: one streamed directory listing, so a
+     * process holding a million descriptors costs time, not memory. Empty when it cannot be listed (another
+     * user's process, a process gone meanwhile).
+     */
+    private OptionalInt countFds(long pid) {
+        int n = 0;
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of(prefix + pid, "fd"))) {
+            for (Path entry : ds) {
+                if (isNumber(entry.getFileName().toString())) { // a descriptor: nothing else lives there
+                    n++;
+                }
+            }
+        } catch (IOException | java.nio.file.DirectoryIteratorException | SecurityException e) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(n);
+    }
+
+    private static boolean isNumber(String name) {
+        if (name.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

@@ -27,7 +27,7 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
     /** The per-process files read through this class. */
     enum Leaf {
         STAT("stat", true), STATM("statm", true), STATUS("status", true), CMDLINE("cmdline", false),
-        CGROUP("cgroup", true);
+        CGROUP("cgroup", true), IO("io", true);
 
         final String fileName;
         final byte[] pathBytes;

@@ -59,6 +59,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "Examine the machine for findings at most this often (default: 1m).")
     Duration doctorEvery = Duration.ofMinutes(1);
 
+    @Option(names = "--deleted-files-every", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "Look for deleted-but-open files (every descriptor of every process) at most this often,"
+                    + " on a thread of its own; 0 looks within every scrape (default: 1m).")
+    Duration deletedFilesEvery = Duration.ofMinutes(1);
+
     @Option(names = "--no-doctor", description = "No findings, no OOM kills.")
     boolean noDoctor;
 
@@ -77,7 +82,7 @@ final class ServeCommand implements Callable<Integer> {
         InetSocketAddress address = ListenAddress.parse(listen);
         ProcessGrouper grouper = grouper(groupBy, Set.copyOf(subreapers));
         ExporterOptions options = ExporterOptions.defaults().withGrouper(grouper).withPerPid(perPid)
-                .withSeriesCap(seriesCap)
+                .withSeriesCap(seriesCap).withDeletedFilesEvery(deletedFilesEvery)
                 .withDoctor(doctorEvery, DoctorOptions.defaults().withSampleWindow(Duration.ofSeconds(1))
                         .withSubreapers(Set.copyOf(subreapers)));
         MetricsSources sources = MetricsSources.of(ctx.procfs()).withOpenFiles(ctx.openFiles());

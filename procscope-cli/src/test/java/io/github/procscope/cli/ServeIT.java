@@ -33,13 +33,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A real Prometheus server (Debian's {@code prometheus}) scrapes {@code procscope serve} and Debian's
  * {@code prometheus-process-exporter} with the README's scrape configuration; PromQL through Prometheus's HTTP API
  * then sees what the test staged: a group of processes under a name no other process has (its size exactly, its
- * resident memory within 5% of process-exporter's for the same group), the NVML test double's GPU memory in MiB,
- * and a zombie under its parent. Every process the test starts is ended by its pid.
+ * resident memory within 5% of process-exporter's for the same group, its open descriptors exactly and the bytes
+ * it writes to storage within 5%, as both exporters count them), the NVML test double's GPU memory in MiB, and a
+ * zombie under its parent. Every process the test starts is ended by its pid.
  */
 class ServeIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int STAGED = 3;
+    private static final int WRITTEN = 4_000_000;
 
     private final Deque<Process> started = new ArrayDeque<>();
     private Thread serve;
@@ -133,6 +135,22 @@ class ServeIT {
         throw new AssertionError(promql + " found nothing within 60 s: " + last);
     }
 
+    /**
+     * @return the query's single value once it is within {@code tolerance} of {@code expected} (the scrapes may lag
+     *         what the processes did); fails with the last value after 60 s
+     */
+    private static double awaitValue(int prometheusPort, String promql, double expected, double tolerance)
+            throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        double v = query(prometheusPort, promql);
+        while (Math.abs(v - expected) > tolerance && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            v = query(prometheusPort, promql);
+        }
+        assertEquals(expected, v, tolerance, promql);
+        return v;
+    }
+
     /** The README's scrape configuration, with the port procscope serve got and a 1 s interval. */
     static String readmeScrapeConfig() {
         String section = Readme.section(Readme.text(), "### Scraping it");
@@ -146,13 +164,21 @@ class ServeIT {
         String prometheus = which("prometheus");
         String processExporter = which("prometheus-process-exporter");
 
-        // The staged group: copies of perl under a name no other process has, each holding ~40 MB.
+        // The staged group: copies of perl under a name no other process has, each holding ~40 MB and three more
+        // descriptors (/dev/null) and a file it writes WRITTEN bytes to once told (a file appears). The files are on
+        // the build directory's file system: on a tmpfs nothing would reach storage and write_bytes would stay 0.
         String name = "psit" + Long.toString(ThreadLocalRandom.current().nextLong(1L << 40), 36);
         Path perl = tmp.resolve(name);
         Files.copy(Path.of(which("perl")), perl);
         assertTrue(perl.toFile().setExecutable(true));
+        Path disk = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "serve-it");
+        Path go = disk.resolve("go");
+        List<Process> staged = new java.util.ArrayList<>();
         for (int i = 0; i < STAGED; i++) {
-            start(null, perl.toString(), "-e", "$x = 'a' x 40_000_000; sleep 600");
+            staged.add(start(null, perl.toString(), "-e", "$x = 'a' x 40_000_000; open(A, '<', '/dev/null');"
+                    + " open(B, '<', '/dev/null'); open(C, '<', '/dev/null'); open(W, '>', $ARGV[0]) or die;"
+                    + " until (-e $ARGV[1]) { select(undef, undef, undef, 0.05) } syswrite(W, 'w' x " + WRITTEN + ");"
+                    + " sleep 600", disk.resolve("out" + i).toString(), go.toString()));
         }
         // The staged zombie: sh forks "sleep 0", then becomes a sleep that never reaps it.
         Process zombieParent = start(null, "sh", "-c", "sleep 0 & exec sleep 600");
@@ -207,6 +233,30 @@ class ServeIT {
             assertTrue(theirs > STAGED * 40e6, "each staged process holds 40 MB: " + theirs);
             assertEquals(theirs, ours, theirs * 0.05, "resident memory within 5% of process-exporter's");
             assertEquals(23_456, query(promPort, "DCGM_FI_DEV_FB_USED{job=\"procscope\",gpu=\"0\"}"));
+
+            // Open descriptors: exactly the entries of the staged processes' /proc/PID/fd, for both exporters.
+            long fds = 0;
+            for (Process p : staged) {
+                String[] entries = new java.io.File("/proc/" + p.pid() + "/fd").list();
+                assertTrue(entries != null && entries.length >= 7, "stdio, three /dev/null and the file: " + p.pid());
+                fds += entries.length;
+            }
+            for (String job : List.of("procscope", "process-exporter")) {
+                assertEquals(fds, awaitValue(promPort, "namedprocess_namegroup_open_filedesc{job=\"" + job + "\"," + g
+                        + "}", fds, 0), job);
+            }
+            // Storage bytes: each process now writes WRITTEN bytes; both exporters count them, within 5%.
+            Files.createFile(go);
+            double expected = STAGED * (double) WRITTEN;
+            double ourWrites = awaitValue(promPort, "namedprocess_namegroup_write_bytes_total{job=\"procscope\"," + g
+                    + "}", expected, expected * 0.05);
+            double theirWrites = awaitValue(promPort, "namedprocess_namegroup_write_bytes_total{job=\"process-exporter\","
+                    + g + "}", expected, expected * 0.05);
+            assertEquals(theirWrites, ourWrites, expected * 0.05, "write bytes within 5% of process-exporter's");
+            double ourReads = query(promPort, "namedprocess_namegroup_read_bytes_total{job=\"procscope\"," + g + "}");
+            double theirReads = query(promPort, "namedprocess_namegroup_read_bytes_total{job=\"process-exporter\"," + g
+                    + "}");
+            assertEquals(theirReads, ourReads, Math.max(theirReads * 0.05, 1 << 20), "read bytes");
             assertEquals(1, query(promPort, "procscope_zombies{job=\"procscope\",parent_pid=\"" + zombieParent.pid()
                     + "\"}"));
             assertTrue(err.toString(StandardCharsets.UTF_8).isEmpty(), err.toString(StandardCharsets.UTF_8));
@@ -219,6 +269,12 @@ class ServeIT {
             restoreNvml.close();
         }
         NvmlDouble.assertClosed();
+        try (var files = Files.list(disk)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                Files.delete(f);
+            }
+        }
+        Files.delete(disk);
     }
 
     private int servedPort(ByteArrayOutputStream out, ByteArrayOutputStream err) throws InterruptedException {

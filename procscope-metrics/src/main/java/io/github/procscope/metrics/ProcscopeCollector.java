@@ -68,6 +68,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private final Map<String, Long> errors = new TreeMap<>();
     private volatile Diagnosis diagnosis;
     private Thread doctorThread;
+    private volatile DeletedFilesScan deletedScan;
+    private Thread deletedThread;
     private long droppedTotal;
     private double lastDurationSeconds;
 
@@ -110,13 +112,16 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         return gpuUnavailable;
     }
 
-    /** The grouper's facets, and the cgroups too when GPU memory is reported per process (its owner labels). */
+    /**
+     * The grouper's facets, the open descriptors and I/O counters of the groups' metrics, and the cgroups too when
+     * GPU memory is reported per process (its owner labels).
+     */
     private Set<Facet> facets() {
-        if (!options.perPid()) {
-            return options.grouper().facets();
-        }
-        EnumSet<Facet> all = EnumSet.of(Facet.CGROUP);
+        EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO);
         all.addAll(options.grouper().facets());
+        if (options.perPid()) {
+            all.add(Facet.CGROUP);
+        }
         return all;
     }
 
@@ -138,13 +143,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 gpus(s, gpus.get(), snapshot, tree);
             }
         }
-        sources.openFiles().ifPresent(files -> {
-            try {
-                deleted(s, files.deletedFiles());
-            } catch (ProcscopeException e) {
-                error("open_files");
-            }
-        });
+        sources.openFiles().ifPresent(files -> deletedFiles(s, files));
         sources.doctor().ifPresent(d -> doctor(s, d));
         droppedTotal += s.dropped();
         lastDurationSeconds = (System.nanoTime() - start) / (double) NANOS;
@@ -222,6 +221,14 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                     g.oldestStartMillis == Long.MAX_VALUE ? 0 : g.oldestStartMillis / 1000.0);
             s.counter("namedprocess_namegroup_major_page_faults", "Major page faults of this group's processes.", l,
                     t.majorFaults);
+            s.gauge("namedprocess_namegroup_open_filedesc",
+                    "Open file descriptors of this group's processes (those this user may list).", l, g.openFds);
+            s.counter("namedprocess_namegroup_read_bytes",
+                    "Bytes this group's processes caused to be read from storage (read_bytes of /proc/PID/io).", l,
+                    t.readBytes);
+            s.counter("namedprocess_namegroup_write_bytes",
+                    "Bytes this group's processes caused to be written to storage (write_bytes of /proc/PID/io).",
+                    l, t.writeBytes);
             s.counter("namedprocess_namegroup_minor_page_faults", "Minor page faults of this group's processes.", l,
                     t.minorFaults);
         }
@@ -234,6 +241,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long residentBytes;
         long virtualBytes;
         long threads;
+        long openFds;
         final int[] states = new int[5];
         long oldestStartMillis = Long.MAX_VALUE;
 
@@ -250,8 +258,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 default -> 4;
             }]++;
             oldestStartMillis = Math.min(oldestStartMillis, p.startTime().toEpochMilli());
+            openFds += p.openFds().orElse(0);
+            long read = 0;
+            long written = 0;
+            if (p.io().isPresent()) {
+                read = p.io().get().storageReadBytes();
+                written = p.io().get().storageWriteBytes();
+            }
             counters.put(p.key(), new long[] {p.userTime().toNanos(), p.systemTime().toNanos(), p.majorFaults(),
-                    p.minorFaults()});
+                    p.minorFaults(), read, written});
         }
     }
 
@@ -266,6 +281,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long systemNanos;
         long majorFaults;
         long minorFaults;
+        long readBytes;
+        long writeBytes;
 
         void advance(GroupNow now) {
             for (Map.Entry<ProcessKey, long[]> e : now.counters.entrySet()) {
@@ -275,6 +292,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 systemNanos += delta(before, v, 1);
                 majorFaults += delta(before, v, 2);
                 minorFaults += delta(before, v, 3);
+                readBytes += delta(before, v, 4);
+                writeBytes += delta(before, v, 5);
             }
             last = now.counters;
         }
@@ -338,7 +357,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         sample.temperatureCelsius().ifPresent(v -> s.gauge("DCGM_FI_DEV_GPU_TEMP", "GPU temperature (in C).", l, v));
         sample.powerDrawMilliwatts().ifPresent(v ->
                 s.gauge("DCGM_FI_DEV_POWER_USAGE", "Power draw (in W).", l, v / 1000.0));
-        sample.energyMillijoules().ifPresent(v -> s.gauge("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
+        sample.energyMillijoules().ifPresent(v -> s.unsuffixedCounter("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
                 "Total energy consumption since boot (in mJ).", l, v));
         sample.smClockMhz().ifPresent(v -> s.gauge("DCGM_FI_DEV_SM_CLOCK", "SM clock frequency (in MHz).", l, v));
         sample.memoryClockMhz().ifPresent(v ->
@@ -354,13 +373,36 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             ecc(s, "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL", "Total number of double-bit persistent ECC errors.", l,
                     ecc.aggregateUncorrected());
         }
+        errorCounters(s, d, l);
         idleHolding(s, d, sample);
         gpuUsers(s, d, snapshot, tree);
     }
 
+    /** PCIe replays, remapped rows and XID errors, as dcgm-exporter names them; absent where not offered. */
+    private static void errorCounters(Scrape s, GpuDevice d, Labels l) {
+        d.pcieReplays().ifPresent(v -> s.unsuffixedCounter("DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
+                "Total number of PCIe retries.", l, v));
+        d.remappedRows().ifPresent(r -> {
+            s.unsuffixedCounter("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS",
+                    "Number of remapped rows for correctable errors", l, r.correctableRows());
+            s.unsuffixedCounter("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS",
+                    "Number of remapped rows for uncorrectable errors", l, r.uncorrectableRows());
+            s.gauge("DCGM_FI_DEV_ROW_REMAP_PENDING", "Whether remapping of rows is pending (1) or not (0).", l,
+                    r.pending() ? 1 : 0);
+            s.gauge("DCGM_FI_DEV_ROW_REMAP_FAILURE", "Whether remapping of rows has failed (1) or not (0).", l,
+                    r.failed() ? 1 : 0);
+        });
+        d.xidErrors().ifPresent(x -> {
+            s.gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered (0: none since the exporter"
+                    + " started watching).", l, x.lastXid().orElse(0));
+            s.counter("procscope_gpu_xid_errors", "XID errors seen since the exporter started watching.", l,
+                    x.count());
+        });
+    }
+
     private static void ecc(Scrape s, String name, String help, Labels l, OptionalLong v) {
         if (v.isPresent()) {
-            s.gauge(name, help, l, v.getAsLong());
+            s.unsuffixedCounter(name, help, l, v.getAsLong());
         }
     }
 
@@ -433,6 +475,39 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     }
 
     // ---------------------------------------------------------------- deleted-but-open files
+
+    /** Within the scrape, or from the last scan of the scanning thread (which the first scrape starts). */
+    private void deletedFiles(Scrape s, io.github.procscope.api.files.OpenFiles files) {
+        if (options.deletedFilesEvery().isZero()) {
+            scanDeleted(files);
+        } else if (deletedThread == null) {
+            long every = Math.max(1, options.deletedFilesEvery().toMillis());
+            deletedThread = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    scanDeleted(files);
+                    try {
+                        Thread.sleep(every);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "procscope-metrics-deleted-files");
+            deletedThread.setDaemon(true);
+            deletedThread.start();
+        }
+        DeletedFilesScan scan = deletedScan;
+        if (scan != null) {
+            deleted(s, scan);
+        }
+    }
+
+    private void scanDeleted(io.github.procscope.api.files.OpenFiles files) {
+        try {
+            deletedScan = files.deletedFiles();
+        } catch (ProcscopeException e) {
+            error("open_files");
+        }
+    }
 
     private static void deleted(Scrape s, DeletedFilesScan scan) {
         for (DeletedSpace fs : scan.fileSystems()) {
@@ -541,12 +616,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         return Duration.ofNanos((long) (lastDurationSeconds * NANOS));
     }
 
-    /** Stops the doctor's thread and closes the GPUs, if they were opened. */
+    /** Stops the doctor's and the deleted-files scan's threads and closes the GPUs, if they were opened. */
     @Override
     public void close() {
         synchronized (this) {
             if (doctorThread != null) {
                 doctorThread.interrupt();
+            }
+            if (deletedThread != null) {
+                deletedThread.interrupt();
             }
         }
         gpus.ifPresent(Gpus::close);

@@ -7,6 +7,8 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot.GaugeDataPointSnapsho
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import io.prometheus.metrics.model.snapshots.UnknownSnapshot;
+import io.prometheus.metrics.model.snapshots.UnknownSnapshot.UnknownDataPointSnapshot;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -31,7 +33,7 @@ final class Scrape {
     /** Adds a gauge series, unless the cap is reached. */
     void gauge(String name, String help, Labels labels, double value) {
         if (admit()) {
-            families.computeIfAbsent(name, n -> new Family(n, help, false)).gauges
+            families.computeIfAbsent(name, n -> new Family(n, help, Kind.GAUGE)).gauges
                     .add(GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
         }
     }
@@ -43,20 +45,37 @@ final class Scrape {
      */
     void counter(String name, String help, Labels labels, double value) {
         if (admit()) {
-            families.computeIfAbsent(name, n -> new Family(n, help, true)).counters
+            families.computeIfAbsent(name, n -> new Family(n, help, Kind.COUNTER)).counters
                     .add(CounterDataPointSnapshot.builder().labels(labels).value(value).build());
+        }
+    }
+
+    /**
+     * Adds a series of a counter that dcgm-exporter names without {@code _total}, unless the cap is reached. The
+     * Prometheus client would append {@code _total} to a counter, so the family is kept untyped here and
+     * {@link ScrapeWriter} types it {@code counter} in the Prometheus text format, as dcgm-exporter does.
+     *
+     * @param name one of {@link ScrapeWriter#UNSUFFIXED_COUNTERS}
+     */
+    void unsuffixedCounter(String name, String help, Labels labels, double value) {
+        if (!ScrapeWriter.UNSUFFIXED_COUNTERS.contains(name)) {
+            throw new IllegalArgumentException(name + " is not a counter without suffix");
+        }
+        if (admit()) {
+            families.computeIfAbsent(name, n -> new Family(n, help, Kind.UNSUFFIXED_COUNTER)).unknowns
+                    .add(UnknownDataPointSnapshot.builder().labels(labels).value(value).build());
         }
     }
 
     /** Adds a gauge series even past the cap (the exporter's own series, which tell of the cap). */
     void ownGauge(String name, String help, Labels labels, double value) {
-        families.computeIfAbsent(name, n -> new Family(n, help, false)).gauges
+        families.computeIfAbsent(name, n -> new Family(n, help, Kind.GAUGE)).gauges
                 .add(GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
     }
 
     /** Adds a counter series even past the cap (the exporter's own series, which tell of the cap). */
     void ownCounter(String name, String help, Labels labels, double value) {
-        families.computeIfAbsent(name, n -> new Family(n, help, true)).counters
+        families.computeIfAbsent(name, n -> new Family(n, help, Kind.COUNTER)).counters
                 .add(CounterDataPointSnapshot.builder().labels(labels).value(value).build());
     }
 
@@ -82,30 +101,42 @@ final class Scrape {
     MetricSnapshots build() {
         List<MetricSnapshot> out = new ArrayList<>(families.size());
         for (Family f : families.values()) {
-            if (f.counter) {
-                CounterSnapshot.Builder b = CounterSnapshot.builder().name(f.name).help(f.help);
-                f.counters.forEach(b::dataPoint);
-                out.add(b.build());
-            } else {
-                GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(f.name).help(f.help);
-                f.gauges.forEach(b::dataPoint);
-                out.add(b.build());
+            switch (f.kind) {
+                case COUNTER -> {
+                    CounterSnapshot.Builder b = CounterSnapshot.builder().name(f.name).help(f.help);
+                    f.counters.forEach(b::dataPoint);
+                    out.add(b.build());
+                }
+                case GAUGE -> {
+                    GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(f.name).help(f.help);
+                    f.gauges.forEach(b::dataPoint);
+                    out.add(b.build());
+                }
+                case UNSUFFIXED_COUNTER -> {
+                    UnknownSnapshot.Builder b = UnknownSnapshot.builder().name(f.name).help(f.help);
+                    f.unknowns.forEach(b::dataPoint);
+                    out.add(b.build());
+                }
+                default -> throw new IllegalStateException(f.kind.name());
             }
         }
         return new MetricSnapshots(out);
     }
 
+    private enum Kind { GAUGE, COUNTER, UNSUFFIXED_COUNTER }
+
     private static final class Family {
         final String name;
         final String help;
-        final boolean counter;
+        final Kind kind;
         final List<GaugeDataPointSnapshot> gauges = new ArrayList<>();
         final List<CounterDataPointSnapshot> counters = new ArrayList<>();
+        final List<UnknownDataPointSnapshot> unknowns = new ArrayList<>();
 
-        Family(String name, String help, boolean counter) {
+        Family(String name, String help, Kind kind) {
             this.name = name;
             this.help = help;
-            this.counter = counter;
+            this.kind = kind;
         }
     }
 }

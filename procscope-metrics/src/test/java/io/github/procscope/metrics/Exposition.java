@@ -1,8 +1,5 @@
 package io.github.procscope.metrics;
 
-import io.prometheus.metrics.config.EscapingScheme;
-import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
-import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.io.ByteArrayOutputStream;
@@ -13,7 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-/** A scrape rendered as Prometheus text, and its samples by series ({@code name{a="x",b="y"}}). */
+/** A scrape rendered as Prometheus text (as {@link MetricsServer} writes it), and its samples by series ({@code name{a="x",b="y"}}). */
 record Exposition(String text, Map<String, Double> samples) {
 
     static Exposition of(MetricSnapshots snapshots) {
@@ -23,11 +20,7 @@ record Exposition(String text, Map<String, Double> samples) {
     static String render(MetricSnapshots snapshots, boolean openMetrics) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            if (openMetrics) {
-                OpenMetricsTextFormatWriter.create().write(out, snapshots, EscapingScheme.ALLOW_UTF8);
-            } else {
-                PrometheusTextFormatWriter.create().write(out, snapshots, EscapingScheme.ALLOW_UTF8);
-            }
+            new ScrapeWriter().write(openMetrics ? "application/openmetrics-text; version=1.0.0" : null, snapshots, out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -49,11 +49,64 @@ class GpuMetricsCollectorTest {
             assertEquals(71, e.get("DCGM_FI_DEV_GPU_TEMP" + l0));
             assertEquals(245.3, e.get("DCGM_FI_DEV_POWER_USAGE" + l0), 1e-9);
             assertEquals(987_654_321, e.get("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION" + l0));
+            // a counter named as dcgm-exporter names it: typed counter, no _total appended
+            assertTrue(e.text().contains("\n# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\n"), e.text());
+            assertEquals(0, e.count("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION_total"));
+            assertTrue(e.text().contains("\n# TYPE DCGM_FI_DEV_GPU_TEMP gauge\n"), e.text());
             assertEquals(1980, e.get("DCGM_FI_DEV_SM_CLOCK" + l0));
             assertEquals(2619, e.get("DCGM_FI_DEV_MEM_CLOCK" + l0));
             String l1 = labels(1, GPU1, "NVIDIA A100-SXM4-40GB", "00000000:0F:00.0");
             assertEquals(38_200, e.get("DCGM_FI_DEV_FB_USED" + l1));
             assertEquals(2, e.count("DCGM_FI_DEV_FB_USED"));
+        }
+    }
+
+    @Test
+    void errorCountersCarryDcgmExporterNamesAndXidsAreWatchedFromTheFirstScrape() throws Exception {
+        var c = NvmlDouble.reset();
+        ok(c.ndSetValue(1, "remap.failure", 1));
+        try (ProcscopeCollector collector = collector(ExporterOptions.defaults().withHostname("node-7"))) {
+            String l0 = labels(0, GPU0, "NVIDIA H100 80GB HBM3", "00000000:07:00.0");
+            String l1 = labels(1, GPU1, "NVIDIA A100-SXM4-40GB", "00000000:0F:00.0");
+            Exposition e = Exposition.of(collector.collect());
+            assertEquals(3, e.get("DCGM_FI_DEV_PCIE_REPLAY_COUNTER" + l0));
+            assertEquals(1, e.get("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS" + l0));
+            assertEquals(2, e.get("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS" + l0));
+            assertEquals(1, e.get("DCGM_FI_DEV_ROW_REMAP_PENDING" + l0));
+            assertEquals(0, e.get("DCGM_FI_DEV_ROW_REMAP_FAILURE" + l0));
+            assertEquals(1, e.get("DCGM_FI_DEV_ROW_REMAP_FAILURE" + l1));
+            assertEquals(0, e.get("DCGM_FI_DEV_XID_ERRORS" + l0));
+            assertEquals(0, e.get("procscope_gpu_xid_errors_total" + l0));
+            assertTrue(e.text().contains("\n# TYPE DCGM_FI_DEV_PCIE_REPLAY_COUNTER counter\n"), e.text());
+            assertTrue(e.text().contains("\n# TYPE DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS counter\n"));
+            assertTrue(e.text().contains("\n# TYPE DCGM_FI_DEV_XID_ERRORS gauge\n"));
+            assertEquals(1, c.ndInjectXid(0, 79), "the first scrape started watching");
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (e.get("procscope_gpu_xid_errors_total" + l0) < 1 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+                e = Exposition.of(collector.collect());
+            }
+            assertEquals(79, e.get("DCGM_FI_DEV_XID_ERRORS" + l0));
+            assertEquals(1, e.get("procscope_gpu_xid_errors_total" + l0));
+            assertEquals(0, e.get("DCGM_FI_DEV_XID_ERRORS" + l1));
+        }
+    }
+
+    @Test
+    void errorCountersAGpuDoesNotOfferHaveNoSeries() {
+        var c = NvmlDouble.reset();
+        ok(c.ndFail(0, "nvmlDeviceGetPcieReplayCounter", 3));
+        ok(c.ndFail(0, "nvmlDeviceGetRemappedRows", 3));
+        ok(c.ndSetValue(0, "events.supported", 0));
+        try (ProcscopeCollector collector = collector(ExporterOptions.defaults().withHostname("node-7"))) {
+            Exposition e = Exposition.of(collector.collect());
+            for (String name : List.of("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS",
+                    "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "DCGM_FI_DEV_ROW_REMAP_PENDING",
+                    "DCGM_FI_DEV_ROW_REMAP_FAILURE", "DCGM_FI_DEV_XID_ERRORS")) {
+                assertEquals(1, e.count(name), name + ": GPU 1 only");
+                assertEquals(0, e.samples().keySet().stream().filter(k -> k.startsWith(name) && k.contains(GPU0)).count(),
+                        name + " for GPU 0");
+            }
         }
     }
 

@@ -36,6 +36,12 @@ public final class NvmlDouble {
         /** Sets a device value; 0 on success. */
         int ndSetValue(int id, String key, long value);
 
+        /** Makes a function return rc for a device; 0 on success. */
+        int ndFail(int id, String function, int rc);
+
+        /** Raises an XID on a GPU; returns how many event sets received it. */
+        int ndInjectXid(int id, long xid);
+
         /** Adds a process to a device's list; 0 on success. */
         int ndAddProcess(int id, int kind, int pid, long mem, int gi, int ci);
     }

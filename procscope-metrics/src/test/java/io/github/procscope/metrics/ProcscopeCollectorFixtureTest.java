@@ -106,6 +106,44 @@ class ProcscopeCollectorFixtureTest {
         }
     }
 
+    private static void io(Path pidDir, long read, long written) throws IOException {
+        Files.writeString(pidDir.resolve("io"), "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: " + read
+                + "\nwrite_bytes: " + written + "\ncancelled_write_bytes: 0\n");
+    }
+
+    @Test
+    void openDescriptorsAndStorageBytesAreSummedPerGroupAndTheBytesNeverGoDown(@TempDir Path tmp) throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        // Two DataLoader workers: 4101 holds 3 descriptors and has read 1 MiB, 4102 holds 5 and has written 2 MiB.
+        for (int fd = 0; fd < 3; fd++) {
+            Files.createDirectories(proc.resolve("4101/fd")).resolve(Integer.toString(fd)).toFile().createNewFile();
+        }
+        for (int fd = 0; fd < 5; fd++) {
+            Files.createDirectories(proc.resolve("4102/fd")).resolve(Integer.toString(fd)).toFile().createNewFile();
+        }
+        io(proc.resolve("4101"), 1 << 20, 0);
+        io(proc.resolve("4102"), 0, 2 << 20);
+        String g = "groupname=\"pt_data_worker\"";
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.at(proc, Fixture.root().resolve("sys")).processes()), options())) {
+            Exposition first = Exposition.of(c.collect());
+            assertEquals(8, first.get("namedprocess_namegroup_open_filedesc{" + g + "}"));
+            assertEquals(1 << 20, first.get("namedprocess_namegroup_read_bytes_total{" + g + "}"));
+            assertEquals(2 << 20, first.get("namedprocess_namegroup_write_bytes_total{" + g + "}"));
+            assertEquals(0, first.get("namedprocess_namegroup_open_filedesc{groupname=\"sshd\"}"),
+                    "no fd directory to list: nothing counted");
+            assertTrue(first.text().contains("# TYPE namedprocess_namegroup_read_bytes_total counter"), first.text());
+
+            io(proc.resolve("4102"), 0, 3 << 20); // 1 MiB more
+            Files.delete(proc.resolve("4102/fd/4"));
+            delete(proc.resolve("4101")); // exits: what it read stays counted
+            Exposition second = Exposition.of(c.collect());
+            assertEquals(4, second.get("namedprocess_namegroup_open_filedesc{" + g + "}"));
+            assertEquals(1 << 20, second.get("namedprocess_namegroup_read_bytes_total{" + g + "}"));
+            assertEquals(3 << 20, second.get("namedprocess_namegroup_write_bytes_total{" + g + "}"));
+        }
+    }
+
     private static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : (Iterable<Path>) s::iterator) {

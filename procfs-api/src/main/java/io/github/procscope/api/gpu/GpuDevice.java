@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * One NVIDIA GPU, or one MIG device (a slice of a GPU in Multi-Instance mode), of an open {@link Gpus}
@@ -132,6 +133,35 @@ public interface GpuDevice {
      * @throws NvmlException            if NVML fails other than with "not supported" or "no permission"
      */
     Optional<GpmMetrics> gpmMetrics(Duration interval);
+
+    /**
+     * @return the PCIe replays of this GPU since the driver loaded ({@code nvmlDeviceGetPcieReplayCounter}):
+     *         link-level retransmissions after transfer errors; a steadily rising count points at a bad slot,
+     *         riser or cable. Empty when the device does not offer it (MIG devices, some boards)
+     * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
+     */
+    OptionalLong pcieReplays();
+
+    /**
+     * @return this GPU's row remapping ({@code nvmlDeviceGetRemappedRows}); empty when the device does not
+     *         remap rows (before Ampere, GDDR boards, MIG devices) or the driver lacks the function
+     * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
+     */
+    Optional<RemappedRows> remappedRows();
+
+    /**
+     * The XID errors this GPU raised while its inventory watched it. The first call on any device of an open
+     * {@link Gpus} starts watching them all: one background thread per inventory waits on an NVML event set
+     * ({@code nvmlEventSetWait_v2}) where every GPU that offers it is registered for
+     * {@code nvmlEventTypeXidCriticalError}, and keeps each GPU's count and last XID until the inventory is
+     * closed. Errors raised before that first call are not seen (see {@link XidErrors}).
+     *
+     * @return the XID errors seen so far; empty when the device or driver does not report XID events (MIG
+     *         devices report theirs under the parent GPU)
+     * @throws NvmlException if NVML fails to set up watching other than with "not supported" or "no
+     *                       permission"
+     */
+    Optional<XidErrors> xidErrors();
 
     /** @return whether NVML reported this GPU lost ({@code NVML_ERROR_GPU_IS_LOST}) */
     boolean isLost();

@@ -137,6 +137,21 @@ final class FakeDevice implements GpuDevice {
     }
 
     @Override
+    public OptionalLong pcieReplays() {
+        return OptionalLong.empty();
+    }
+
+    @Override
+    public Optional<RemappedRows> remappedRows() {
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<XidErrors> xidErrors() {
+        return Optional.empty();
+    }
+
+    @Override
     public boolean isLost() {
         return false;
     }

@@ -97,4 +97,24 @@ class GpuValuesTest {
         assertEquals(IdleHoldingVerdict.NOT_IDLE_HOLDING, r.judge(0, 1L << 30, 3), "1 GiB is not more than 1 GiB");
         assertEquals(IdleHoldingVerdict.INSUFFICIENT_DATA, r.judge(0, 40L << 30, 2));
     }
+
+    @Test
+    void xidErrorsKnowTheLastOneExactlyWhenThereWasOne() {
+        assertEquals(0, XidErrors.none().count());
+        var at = java.util.Optional.of(java.time.Instant.EPOCH);
+        assertEquals(79, new XidErrors(2, OptionalLong.of(79), at).lastXid().getAsLong());
+        assertThrows(IllegalArgumentException.class, () -> new XidErrors(-1, OptionalLong.empty(),
+                java.util.Optional.empty()));
+        assertThrows(IllegalArgumentException.class, () -> new XidErrors(1, OptionalLong.empty(), at));
+        assertThrows(IllegalArgumentException.class, () -> new XidErrors(0, OptionalLong.of(79), at));
+        assertThrows(IllegalArgumentException.class, () -> new XidErrors(1, OptionalLong.of(79),
+                java.util.Optional.empty()));
+    }
+
+    @Test
+    void remappedRowCountsAreNotNegative() {
+        assertTrue(new RemappedRows(0, 3, true, false).pending());
+        assertThrows(IllegalArgumentException.class, () -> new RemappedRows(-1, 0, false, false));
+        assertThrows(IllegalArgumentException.class, () -> new RemappedRows(0, -1, false, false));
+    }
 }

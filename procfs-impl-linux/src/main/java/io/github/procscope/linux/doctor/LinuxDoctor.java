@@ -123,7 +123,7 @@ public final class LinuxDoctor implements Doctor {
         Objects.requireNonNull(options, "options");
         Instant start = Instant.now();
         List<String> skipped = Collections.synchronizedList(new ArrayList<>());
-        EnumSet<Facet> facets = EnumSet.allOf(Facet.class);
+        EnumSet<Facet> facets = EnumSet.of(Facet.CMDLINE, Facet.STATUS, Facet.CGROUP);
         ProcessSnapshot before = procfs.snapshot(facets);
         Optional<DiskStats> disksBefore = disks(skipped);
         GpuWatch watch = gpus.map(g -> GpuWatch.start(g, options, skipped)).orElse(null);
