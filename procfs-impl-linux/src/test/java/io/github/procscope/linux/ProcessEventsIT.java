@@ -117,7 +117,8 @@ class ProcessEventsIT {
     void netlinkReportsForkExecAndEachKindOfExit(@TempDir Path dir) throws Exception {
         assumeTrue(isRoot(), "the process connector needs CAP_NET_ADMIN");
         Collector c = new Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50))) {
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+                EventSource.NETLINK)) {
             assertEquals(EventSource.NETLINK, sub.source());
             assertEquals(Optional.empty(), sub.fallbackReason());
             stagedLifecycle(sub, c, EventSource.NETLINK, dir);
@@ -244,7 +245,8 @@ class ProcessEventsIT {
     void aBurstOfFiveThousandProcessesIsReportedOrTheLossIsCounted() throws Exception {
         assumeTrue(isRoot(), "the process connector needs CAP_NET_ADMIN");
         Collector c = new Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50))) {
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+                EventSource.NETLINK)) {
             Process burst = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 5000 ]; do /bin/true; i=$((i+1)); done")
                     .start();
             long shell = burst.pid();

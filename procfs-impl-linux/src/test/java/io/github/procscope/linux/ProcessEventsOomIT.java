@@ -28,7 +28,8 @@ class ProcessEventsOomIT {
         String hog = NativeHelpers.executable("oom_hog").toString();
         ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
         try (MemoryCgroup cg = maybe.get(); Spawned spawned = new Spawned();
-             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c, Duration.ofMillis(50))) {
+             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c, Duration.ofMillis(50),
+                     EventSource.NETLINK)) {
             assertEquals(EventSource.NETLINK, sub.source());
             Process p = spawned.start("sh", "-c", cg.enterCommand() + hog + " 1024");
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the hog ended");
@@ -41,7 +42,8 @@ class ProcessEventsOomIT {
         }
         // and a SIGKILL that is no OOM kill carries no cause
         ProcessEventsIT.Collector c2 = new ProcessEventsIT.Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c2, Duration.ofMillis(50))) {
+        try (EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c2, Duration.ofMillis(50),
+                EventSource.NETLINK)) {
             Process sleeper = new ProcessBuilder("sleep", "30").start();
             Thread.sleep(200);
             sleeper.destroyForcibly();
