@@ -483,14 +483,16 @@ public final class LinuxProcessEvents implements ProcessEvents {
 
         private void watchPidfds() {
             List<PidfdWatch.Found> found = new ArrayList<>();
-            long nextScan = System.nanoTime() + interval.toNanos();
+            long every = interval.compareTo(Duration.ofDays(1)) > 0 ? Duration.ofDays(1).toNanos() : interval.toNanos();
+            long unwatched = 0;
+            long nextScan = System.nanoTime() + every;
             try {
                 while (!closed) {
                     found.clear();
                     long now = System.nanoTime();
                     if (now - nextScan >= 0) {
                         pidfds.scan(found);
-                        nextScan = now + interval.toNanos();
+                        nextScan = now + every;
                     }
                     int wait = (int) Math.max(0, Math.min(RECEIVE_TIMEOUT_MS, (nextScan - now) / 1_000_000));
                     try {
@@ -500,6 +502,12 @@ public final class LinuxProcessEvents implements ProcessEvents {
                     }
                     for (PidfdWatch.Found f : found) {
                         offer(new Item(null, f.event(), f.oomCounter(), f.event().time(), 0));
+                    }
+                    if (pidfds.unwatched() > unwatched) {
+                        // members without a pidfd (no descriptors left): their events are lost
+                        lost.addAndGet(pidfds.unwatched() - unwatched);
+                        unwatched = pidfds.unwatched();
+                        offer(new Item(null, null, Optional.empty(), Instant.now(), lost.get()));
                     }
                     if (Thread.currentThread().isInterrupted()) {
                         break;
@@ -529,9 +537,11 @@ public final class LinuxProcessEvents implements ProcessEvents {
                             e = withOomCause(e, item.oomCounter());
                         }
                     } else if (item.raw() == null) {
-                        Map<ProcessKey, ProcessInfo> all = resync();
-                        if (root != null) {
-                            followTree(all.values());
+                        if (source != EventSource.PIDFD) {
+                            Map<ProcessKey, ProcessInfo> all = resync();
+                            if (root != null) {
+                                followTree(all.values());
+                            }
                         }
                         listener.onLoss(item.lossCount());
                         continue;

@@ -36,6 +36,8 @@ final class PidfdWatch implements AutoCloseable {
     private static final int EINVAL = 22;
     private static final int ENOTTY = 25;
     private static final int ESRCH = 3;
+    private static final int ENFILE = 23;
+    private static final int EMFILE = 24;
 
     /** One watched process. */
     static final class Member {
@@ -68,6 +70,8 @@ final class PidfdWatch implements AutoCloseable {
     private final LinuxJobTree.ProcfsReads reads;
     private final ChildState child = new ChildState();
     private final PidfdInfo info = new PidfdInfo();
+    /** Members that could not be watched: this process had no descriptor left ({@code EMFILE}, {@code ENFILE}). */
+    private long unwatched;
     private int[] fds = new int[16];
     private short[] revents = new short[16];
     private Member[] polled = new Member[16];
@@ -96,6 +100,9 @@ final class PidfdWatch implements AutoCloseable {
             throw new EventsUnavailableException("pidfd_open has no known system call number on "
                     + System.getProperty("os.arch"));
         }
+        if (root.pid() > Integer.MAX_VALUE) {
+            throw new NoSuchProcessException(root.pid()); // above any pid_max: not a process
+        }
         PidfdWatch w = new PidfdWatch(wall, procfs, oom);
         try {
             int fd = wall.pidfdOpen(root.pid());
@@ -118,6 +125,11 @@ final class PidfdWatch implements AutoCloseable {
             w.close();
             throw e;
         }
+    }
+
+    /** @return how many new members could not be watched for want of file descriptors, so far */
+    long unwatched() {
+        return unwatched;
     }
 
     /** @return the processes watched now */
@@ -169,6 +181,10 @@ final class PidfdWatch implements AutoCloseable {
                     continue;
                 }
                 int fd = wall.pidfdOpen(kid);
+                if (fd == -EMFILE || fd == -ENFILE) {
+                    unwatched++; // its events are lost: reported as a loss, not passed over in silence
+                    continue;
+                }
                 if (fd < 0) {
                     continue; // it ended already: too short to see
                 }

@@ -50,7 +50,14 @@ class ProcessEventsIT {
                 }
                 Thread.sleep(10);
             }
-            throw new AssertionError("no event: " + what);
+            StringBuilder threads = new StringBuilder();
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().startsWith("procscope-events-")) {
+                    threads.append(' ').append(t.getName()).append('=').append(t.getState());
+                }
+            }
+            throw new AssertionError("no event: " + what + " (" + events.size() + " events seen; threads:" + threads
+                    + ")");
         }
     }
 
@@ -142,8 +149,8 @@ class ProcessEventsIT {
         // a shell (the watched root) whose children are not this JVM's: their status comes from PIDFD_GET_INFO
         // once the shell has reaped them (Linux 6.15+), else they end without status
         Path termPid = dir.resolve("term.pid");
-        String script = "sleep 0.5; sh -c 'sleep 0.4; exit 3'; sleep 30 & echo $! > " + termPid + "; wait;"
-                + " sh -c 'ulimit -c unlimited; sleep 0.4; kill -SEGV $$'; sleep 0.3";
+        String script = "sleep 0.5; sh -c 'sleep 1; exit 3'; sleep 30 & echo $! > " + termPid + "; wait;"
+                + " sh -c 'ulimit -c unlimited; sleep 1; kill -SEGV $$'; sleep 0.3";
         Process shell = new ProcessBuilder("sh", "-c", script).directory(dir.toFile()).start();
         ProcessKey root = proc.process(shell.pid(), Set.of()).key();
         Collector c = new Collector();
@@ -207,7 +214,7 @@ class ProcessEventsIT {
                 assertEquals(EventSource.PIDFD, sub.source(), "pidfds before snapshot diffing for a tree");
                 assertTrue(sub.fallbackReason().orElseThrow().contains("process connector"), sub.fallbackReason().get());
             }
-            Process p = new ProcessBuilder("sh", "-c", "sleep 0.3; exit 4").start();
+            Process p = new ProcessBuilder("sh", "-c", "sleep 1; exit 4").start();
             assertEquals(4, p.waitFor());
             ProcessEvent exit = c.await(e -> e.type() == EventType.EXIT && e.pid() == p.pid(), "exit of " + p.pid());
             assertEquals(4, exit.exitCode().orElseThrow());
