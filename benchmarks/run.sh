@@ -51,6 +51,7 @@ mkdir -p "$native"
 if [ "$measure" = yes ]; then
     echo "run.sh: compiling the C parts..." >&2
     gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$native/idle" benchmarks/src/main/c/idle.c
+    gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$native/forker" benchmarks/src/main/c/forker.c
     gcc -std=gnu11 -O2 -Wall -Wextra -Werror -fPIC -shared -o "$native/libprocfloor.so" benchmarks/src/main/c/floor.c -ldl
     gcc -std=gnu11 -O2 -Wall -Wextra -Werror -fPIC -shared -pthread -fvisibility=hidden -DND_FULL \
         -Wl,-soname,libnvidia-ml.so.1 -o "$native/libnvidia-ml.so.1" nvml-binding/src/test/c/nvml_double.c

@@ -29,11 +29,14 @@ final class JnrWall implements NativeWall {
         final Pointer siginfo;
         final byte[] statxBytes = new byte[FileStatus.STATX_BYTES];
         final byte[] siginfoBytes = new byte[ChildState.SIGINFO_BYTES];
+        final Pointer pidfdInfo;
+        final byte[] pidfdInfoBytes = new byte[PidfdInfo.BYTES];
 
         Buffers(jnr.ffi.Runtime rt) {
             chunk = Memory.allocateDirect(rt, CHUNK);
             statx = Memory.allocateDirect(rt, FileStatus.STATX_ALLOC);
             siginfo = Memory.allocateDirect(rt, ChildState.SIGINFO_BYTES);
+            pidfdInfo = Memory.allocateDirect(rt, PidfdInfo.BYTES);
         }
     }
 
@@ -178,6 +181,19 @@ final class JnrWall implements NativeWall {
         }
         b.siginfo.get(0, b.siginfoBytes, 0, b.siginfoBytes.length);
         out.decode(ByteBuffer.wrap(b.siginfoBytes).order(ByteOrder.nativeOrder()));
+        return 0;
+    }
+
+    @Override
+    public int pidfdGetInfo(int pidfd, long requestMask, PidfdInfo out) {
+        Buffers b = buffers.get();
+        b.pidfdInfo.setMemory(0, PidfdInfo.BYTES, (byte) 0);
+        b.pidfdInfo.putLong(0, requestMask);
+        if (libc.ioctl(pidfd, PidfdInfo.PIDFD_GET_INFO, b.pidfdInfo) != 0) {
+            return errno();
+        }
+        b.pidfdInfo.get(0, b.pidfdInfoBytes, 0, PidfdInfo.BYTES);
+        out.decode(ByteBuffer.wrap(b.pidfdInfoBytes).order(ByteOrder.nativeOrder()));
         return 0;
     }
 

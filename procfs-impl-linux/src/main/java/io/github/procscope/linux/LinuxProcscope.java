@@ -58,7 +58,9 @@ final class LinuxProcscope implements Procscope {
             return LinuxSystemResources.at(procfsRoot, sysfsRoot);
         });
         this.live = new Lazy<>(this::isLiveProc);
-        this.events = new Lazy<>(() -> LinuxProcessEvents.of(processes()));
+        this.events = new Lazy<>(() -> live() ? LinuxProcessEvents.of(processes())
+                : LinuxProcessEvents.diffingOnly(processes(), "only snapshot diffing reads " + procfsRoot
+                        + ": the kernel's sources report this system's processes"));
         // Under another root, the kernel's connector would report this system's processes, not that root's.
         this.signals = new Lazy<>(() -> live()
                 ? LinuxSignals.using(processes()) : LinuxSignals.readingOnly(processes(), procfsRoot));
@@ -108,28 +110,7 @@ final class LinuxProcscope implements Procscope {
 
     @Override
     public io.github.procscope.api.events.ProcessEvents events() {
-        LinuxProcessEvents e = events.get();
-        if (live()) {
-            return e;
-        }
-        return new io.github.procscope.api.events.ProcessEvents() {
-            @Override
-            public io.github.procscope.api.events.EventSubscription subscribe(
-                    io.github.procscope.api.events.ProcessEventListener listener, java.time.Duration interval) {
-                return e.subscribe(listener, interval, io.github.procscope.api.events.EventSource.SNAPSHOT_DIFF);
-            }
-
-            @Override
-            public io.github.procscope.api.events.EventSubscription subscribe(
-                    io.github.procscope.api.events.ProcessEventListener listener, java.time.Duration interval,
-                    io.github.procscope.api.events.EventSource source) {
-                if (source != io.github.procscope.api.events.EventSource.SNAPSHOT_DIFF) {
-                    throw new io.github.procscope.api.events.EventsUnavailableException("only snapshot diffing"
-                            + " reads " + procfsRoot + ": the kernel's sources report this system's processes");
-                }
-                return e.subscribe(listener, interval, source);
-            }
-        };
+        return events.get();
     }
 
     @Override

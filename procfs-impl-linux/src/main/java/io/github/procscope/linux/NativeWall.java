@@ -145,6 +145,16 @@ interface NativeWall {
     int waitid(int idtype, long id, int options, ChildState out);
 
     /**
+     * {@code ioctl(pidfd, PIDFD_GET_INFO, &info)} asking for {@code requestMask} (the {@code PidfdInfo.INFO_}
+     * bits), decoded into {@code out}. Unlike {@link #waitid}, it reports how a process that is not this JVM's
+     * child ended, once its parent has reaped it (Linux 6.15+), and it never reaps.
+     *
+     * @return 0, or minus the errno ({@code -EINVAL} or {@code -ENOTTY} where the kernel lacks the call,
+     *         {@code -ESRCH} when the process was reaped and the exit status was not asked for)
+     */
+    int pidfdGetInfo(int pidfd, long requestMask, PidfdInfo out);
+
+    /**
      * {@code prctl(option, arg2, arg3, arg4, arg5)} with integer arguments.
      *
      * @return the call's result (&gt;= 0), or minus the errno

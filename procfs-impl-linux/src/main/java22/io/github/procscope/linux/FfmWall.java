@@ -95,6 +95,9 @@ final class FfmWall implements NativeWall {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT), Base.CAPTURE);
         static final MethodHandle WAITID = Base.handle("waitid",
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle IOCTL = Base.handle("ioctl",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS),
+                Base.CAPTURE, Linker.Option.firstVariadicArg(2));
         static final MethodHandle PRCTL = Base.handle("prctl",
                 FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG, JAVA_LONG, JAVA_LONG),
                 Base.CAPTURE, Linker.Option.firstVariadicArg(1));
@@ -127,6 +130,8 @@ final class FfmWall implements NativeWall {
         final MemorySegment siginfo = arena.allocate(ChildState.SIGINFO_BYTES, 8);
         final ByteBuffer siginfoView = siginfo.asByteBuffer().order(ByteOrder.nativeOrder());
         MemorySegment pollfds = arena.allocate(8L * 16, 8);
+        final MemorySegment pidfdInfo = arena.allocate(PidfdInfo.BYTES, 8);
+        final ByteBuffer pidfdInfoView = pidfdInfo.asByteBuffer().order(ByteOrder.nativeOrder());
 
         int errno() {
             return -Math.max(1, (int) Base.ERRNO.get(state, 0L));
@@ -357,6 +362,23 @@ final class FfmWall implements NativeWall {
     }
 
     @Override
+    public int pidfdGetInfo(int pidfd, long requestMask, PidfdInfo out) {
+        Buffers b = buffers.get();
+        b.pidfdInfo.fill((byte) 0);
+        b.pidfdInfo.set(JAVA_LONG, 0, requestMask);
+        try {
+            int r = (int) Misc.IOCTL.invokeExact(b.state, pidfd, PidfdInfo.PIDFD_GET_INFO, b.pidfdInfo);
+            if (r != 0) {
+                return b.errno();
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        out.decode(b.pidfdInfoView);
+        return 0;
+    }
+
+    @Override
     public long prctl(int option, long arg2, long arg3, long arg4, long arg5) {
         Buffers b = buffers.get();
         try {
@@ -459,7 +481,7 @@ final class FfmWall implements NativeWall {
 
     /** The libc symbols this wall binds. */
     private static final List<String> SYMBOLS = List.of("getpid", "getpgrp", "kill", "syscall", "openat", "read",
-            "close", "statx", "poll", "waitid", "prctl", "statvfs", "socket", "setsockopt", "bind", "send",
-            "recv");
+            "close", "statx", "poll", "waitid", "ioctl", "prctl", "statvfs", "socket", "setsockopt", "bind",
+            "send", "recv");
 
 }

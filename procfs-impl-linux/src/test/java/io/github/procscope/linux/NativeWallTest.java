@@ -155,6 +155,31 @@ class NativeWallTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ffm", "jnr"})
+    void pidfdInfoGivesTheExitStatusOfAReapedProcess(String name) throws Exception {
+        NativeWall w = wall(name);
+        Assumptions.assumeTrue(kernelAtLeast(6, 15), "PIDFD_INFO_EXIT needs Linux 6.15");
+        Process p = spawned.start("sh", "-c", "read x; exit 5");
+        int fd = w.pidfdOpen(p.pid());
+        assertTrue(fd >= 0, "pidfd_open: " + fd);
+        try {
+            PidfdInfo info = new PidfdInfo();
+            assertEquals(0, w.pidfdGetInfo(fd, PidfdInfo.INFO_PID | PidfdInfo.INFO_EXIT, info));
+            assertEquals(p.pid(), info.pid, "the kernel's answer is decoded at the right offsets");
+            assertEquals(ProcessHandle.current().pid(), info.ppid);
+            assertEquals(0, info.mask & PidfdInfo.INFO_EXIT, "no exit status while it runs");
+            p.getOutputStream().close();
+            assertEquals(5, p.waitFor(), "the JDK reaped it with its status");
+            assertEquals(0, w.pidfdGetInfo(fd, PidfdInfo.INFO_EXIT, info));
+            assertTrue((info.mask & PidfdInfo.INFO_EXIT) != 0, "exit status after the reap");
+            assertEquals(5 << 8, info.exitCode, "the wait status of exit(5)");
+        } finally {
+            w.close(fd);
+        }
+        assertEquals(-EBADF, w.pidfdGetInfo(-1, PidfdInfo.INFO_EXIT, new PidfdInfo()), "no descriptor");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
     void waitidOnANonChildIsAnError(String name) {
         NativeWall w = wall(name);
         int r = w.waitid(NativeWall.P_PID, 1, NativeWall.WEXITED | NativeWall.WNOHANG | NativeWall.WNOWAIT,

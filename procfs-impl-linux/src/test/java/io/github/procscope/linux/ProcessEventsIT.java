@@ -50,7 +50,14 @@ class ProcessEventsIT {
                 }
                 Thread.sleep(10);
             }
-            throw new AssertionError("no event: " + what);
+            StringBuilder threads = new StringBuilder();
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().startsWith("procscope-events-")) {
+                    threads.append(' ').append(t.getName()).append('=').append(t.getState());
+                }
+            }
+            throw new AssertionError("no event: " + what + " (" + events.size() + " events seen; threads:" + threads
+                    + ")");
         }
     }
 
@@ -76,13 +83,15 @@ class ProcessEventsIT {
         ProcessEvent exit3 = c.await(e -> e.type() == EventType.EXIT && e.pid() == three.pid(), "exit of " + three);
         assertEquals(Optional.of(three), exit3.key());
         assertEquals(source, exit3.source());
-        if (source == EventSource.NETLINK) {
+        if (source != EventSource.SNAPSHOT_DIFF) {
             assertEquals(3, exit3.exitCode().orElseThrow());
             assertTrue(exit3.signal().isEmpty());
             assertTrue(exit3.exitStatusKnown());
+        }
+        if (source == EventSource.NETLINK) {
             // the JDK spawns through a helper that execs the command: an EXEC of the same pid
             c.await(e -> e.type() == EventType.EXEC && e.pid() == three.pid(), "exec of " + three);
-        } else {
+        } else if (source == EventSource.SNAPSHOT_DIFF) {
             assertFalse(exit3.exitStatusKnown());
             assertTrue(exit3.exitCode().isEmpty());
         }
@@ -94,7 +103,7 @@ class ProcessEventsIT {
         ProcessEvent exit15 = c.await(e -> e.type() == EventType.EXIT && e.pid() == term.pid(), "exit of " + term);
         assertEquals(Optional.of(term), exit15.key());
         assertEquals(Optional.of("sleep"), exit15.comm());
-        if (source == EventSource.NETLINK) {
+        if (source != EventSource.SNAPSHOT_DIFF) {
             assertEquals(15, exit15.signal().orElseThrow());
             assertTrue(exit15.exitCode().isEmpty());
             assertFalse(exit15.coreDumped());
@@ -104,7 +113,7 @@ class ProcessEventsIT {
         p[0].waitFor();
         ProcessEvent exit11 = c.await(e -> e.type() == EventType.EXIT && e.pid() == core.pid(), "exit of " + core);
         assertEquals(Optional.of(core), exit11.key());
-        if (source == EventSource.NETLINK) {
+        if (source != EventSource.SNAPSHOT_DIFF) {
             assertEquals(11, exit11.signal().orElseThrow());
             assertEquals(java.nio.file.Files.readString(Path.of("/proc/sys/kernel/core_pattern")).strip().equals("core"),
                     exit11.coreDumped(), "a core dump where the kernel writes one");
@@ -115,11 +124,128 @@ class ProcessEventsIT {
     void netlinkReportsForkExecAndEachKindOfExit(@TempDir Path dir) throws Exception {
         assumeTrue(isRoot(), "the process connector needs CAP_NET_ADMIN");
         Collector c = new Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50))) {
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+                EventSource.NETLINK)) {
             assertEquals(EventSource.NETLINK, sub.source());
             assertEquals(Optional.empty(), sub.fallbackReason());
             stagedLifecycle(sub, c, EventSource.NETLINK, dir);
         }
+    }
+
+    @Test
+    void pidfdsReportExitStatusOfThisJvmsChildrenWithoutStealingIt(@TempDir Path dir) throws Exception {
+        Collector c = new Collector();
+        ProcessKey self = proc.process(ProcessHandle.current().pid(), Set.of()).key();
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribeTree(self, c, Duration.ofMillis(50),
+                EventSource.PIDFD)) {
+            assertEquals(EventSource.PIDFD, sub.source());
+            // stagedLifecycle's Process.waitFor() calls return the real exit codes: the status was not stolen
+            stagedLifecycle(sub, c, EventSource.PIDFD, dir);
+        }
+    }
+
+    @Test
+    void pidfdsReportExitStatusOfProcessesThatAreNotChildren(@TempDir Path dir) throws Exception {
+        // a shell (the watched root) whose children are not this JVM's: their status comes from PIDFD_GET_INFO
+        // once the shell has reaped them (Linux 6.15+), else they end without status
+        Path termPid = dir.resolve("term.pid");
+        String script = "sleep 0.5; sh -c 'sleep 1; exit 3'; sleep 30 & echo $! > " + termPid + "; wait;"
+                + " sh -c 'ulimit -c unlimited; sleep 1; kill -SEGV $$'; sleep 0.3";
+        Process shell = new ProcessBuilder("sh", "-c", script).directory(dir.toFile()).start();
+        ProcessKey root = proc.process(shell.pid(), Set.of()).key();
+        Collector c = new Collector();
+        boolean exitInfo = kernelAtLeast(6, 15);
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribeTree(root, c, Duration.ofMillis(50),
+                EventSource.PIDFD)) {
+            ProcessEvent fork3 = c.await(e -> e.type() == EventType.FORK && e.ppid().orElse(-1) == shell.pid()
+                    && e.comm().orElse("").equals("sh"), "fork of the exit-3 shell");
+            assertEquals(EventSource.PIDFD, fork3.source());
+            ProcessEvent exit3 = c.await(e -> e.type() == EventType.EXIT && e.pid() == fork3.pid(), "its exit");
+            assertEquals(fork3.key(), exit3.key());
+            assertEquals(exitInfo, exit3.exitStatusKnown(), exit3.toString());
+            if (exitInfo) {
+                assertEquals(3, exit3.exitCode().orElseThrow(), exit3.toString());
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!java.nio.file.Files.exists(termPid) || java.nio.file.Files.readString(termPid).isBlank()) {
+                assertTrue(System.nanoTime() < deadline, "the sleeper's pid was written");
+                Thread.sleep(20);
+            }
+            long sleeper = Long.parseLong(java.nio.file.Files.readString(termPid).strip());
+            c.await(e -> e.type() == EventType.FORK && e.pid() == sleeper, "fork of the sleeper");
+            assertTrue(ProcessHandle.of(sleeper).orElseThrow().destroy(), "SIGTERM sent to " + sleeper);
+            ProcessEvent exit15 = c.await(e -> e.type() == EventType.EXIT && e.pid() == sleeper, "sleeper's exit");
+            if (exitInfo) {
+                assertEquals(15, exit15.signal().orElseThrow(), exit15.toString());
+                assertFalse(exit15.coreDumped());
+            }
+            ProcessEvent exit11 = c.await(e -> e.type() == EventType.EXIT && e.signal().orElse(0) == 11
+                    || e.type() == EventType.EXIT && !e.exitStatusKnown() && e.pid() != sleeper
+                    && e.pid() != fork3.pid() && e.pid() != shell.pid() && e.comm().orElse("").equals("sh"),
+                    "the SEGV shell's exit");
+            if (exitInfo) {
+                assertEquals(11, exit11.signal().orElseThrow());
+                assertEquals(java.nio.file.Files.readString(Path.of("/proc/sys/kernel/core_pattern")).strip()
+                        .equals("core"), exit11.coreDumped(), "a core dump where the kernel writes one");
+            }
+            assertEquals(0, shell.waitFor());
+            ProcessEvent rootExit = c.await(e -> e.type() == EventType.EXIT && e.pid() == shell.pid(), "root's exit");
+            assertEquals(0, rootExit.exitCode().orElseThrow(), "the root is this JVM's child: waitid saw it");
+            // every event is of the tree
+            for (ProcessEvent e : c.events) {
+                assertEquals(EventSource.PIDFD, e.source());
+            }
+        }
+    }
+
+    static boolean kernelAtLeast(int major, int minor) {
+        String[] v = System.getProperty("os.version").split("[.-]");
+        int ma = Integer.parseInt(v[0]);
+        int mi = Integer.parseInt(v[1]);
+        return ma > major || ma == major && mi >= minor;
+    }
+
+    @Test
+    void asRootTheDefaultSourceIsTheConnectorOnEitherBackEnd() {
+        // The connector's socket goes through the native wall: JDK 25's FFM back end uses it as JDK 17's jnr does.
+        assumeTrue(isRoot(), "the connector needs CAP_NET_ADMIN");
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(new Collector(), Duration.ofMillis(50))) {
+            assertEquals(EventSource.NETLINK, sub.source(), sub.fallbackReason().orElse("") + " on "
+                    + NativeWalls.chosen());
+            assertTrue(sub.fallbackReason().isEmpty());
+        }
+    }
+
+    @Test
+    void aTreeIsWatchedThroughTheBestSourceWithItsReason() throws Exception {
+        ProcessKey self = proc.process(ProcessHandle.current().pid(), Set.of()).key();
+        Collector c = new Collector();
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribeTree(self, c, Duration.ofMillis(50))) {
+            if (sub.source() != EventSource.NETLINK) {
+                assertEquals(EventSource.PIDFD, sub.source(), "pidfds before snapshot diffing for a tree");
+                assertTrue(sub.fallbackReason().orElseThrow().contains("process connector"), sub.fallbackReason().get());
+            }
+            Process p = new ProcessBuilder("sh", "-c", "sleep 1; exit 4").start();
+            assertEquals(4, p.waitFor());
+            ProcessEvent exit = c.await(e -> e.type() == EventType.EXIT && e.pid() == p.pid(), "exit of " + p.pid());
+            assertEquals(4, exit.exitCode().orElseThrow());
+        }
+    }
+
+    @Test
+    void aRootThatIsNotRunningIsRefused() {
+        ProcessKey self = proc.process(ProcessHandle.current().pid(), Set.of()).key();
+        ProcessKey reused = new ProcessKey(self.pid(), self.startTimeTicks() + 1);
+        for (EventSource s : EventSource.values()) {
+            if (s == EventSource.NETLINK && !isRoot()) {
+                continue;
+            }
+            org.junit.jupiter.api.Assertions.assertThrows(io.github.procscope.api.NoSuchProcessException.class,
+                    () -> LinuxProcessEvents.of(proc).subscribeTree(reused, new Collector(), Duration.ofMillis(50), s),
+                    s.name());
+        }
+        org.junit.jupiter.api.Assertions.assertThrows(io.github.procscope.api.events.EventsUnavailableException.class,
+                () -> LinuxProcessEvents.of(proc).subscribe(new Collector(), Duration.ofMillis(50), EventSource.PIDFD));
     }
 
     @Test
@@ -137,7 +263,8 @@ class ProcessEventsIT {
     void aBurstOfFiveThousandProcessesIsReportedOrTheLossIsCounted() throws Exception {
         assumeTrue(isRoot(), "the process connector needs CAP_NET_ADMIN");
         Collector c = new Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50))) {
+        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+                EventSource.NETLINK)) {
             Process burst = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 5000 ]; do /bin/true; i=$((i+1)); done")
                     .start();
             long shell = burst.pid();

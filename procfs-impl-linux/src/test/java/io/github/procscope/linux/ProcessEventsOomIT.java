@@ -28,7 +28,8 @@ class ProcessEventsOomIT {
         String hog = NativeHelpers.executable("oom_hog").toString();
         ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
         try (MemoryCgroup cg = maybe.get(); Spawned spawned = new Spawned();
-             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c, Duration.ofMillis(50))) {
+             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c, Duration.ofMillis(50),
+                     EventSource.NETLINK)) {
             assertEquals(EventSource.NETLINK, sub.source());
             Process p = spawned.start("sh", "-c", cg.enterCommand() + hog + " 1024");
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the hog ended");
@@ -41,7 +42,8 @@ class ProcessEventsOomIT {
         }
         // and a SIGKILL that is no OOM kill carries no cause
         ProcessEventsIT.Collector c2 = new ProcessEventsIT.Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c2, Duration.ofMillis(50))) {
+        try (EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c2, Duration.ofMillis(50),
+                EventSource.NETLINK)) {
             Process sleeper = new ProcessBuilder("sleep", "30").start();
             Thread.sleep(200);
             sleeper.destroyForcibly();
@@ -49,6 +51,60 @@ class ProcessEventsOomIT {
             ProcessEvent exit = c2.await(e -> e.type() == EventType.EXIT && e.pid() == sleeper.pid(), "exit of sleep");
             assertEquals(9, exit.signal().orElseThrow());
             assertEquals(Optional.empty(), exit.cause());
+        }
+    }
+
+    /** A kernel log that cannot be read, as for a user without root where {@code dmesg_restrict} is set. */
+    private static io.github.procscope.api.diagnose.KernelLog unreadableLog() {
+        throw new io.github.procscope.api.events.EventsUnavailableException("the kernel log is disabled for this test");
+    }
+
+    @Test
+    void theCgroupsOomKillCounterIsEvidenceEnoughWithoutTheKernelLog() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for cgroups and netlink");
+        var maybe = MemoryCgroup.create("procscope-oom-counter", 48L << 20);
+        assumeTrue(maybe.isPresent(), "no writable memory cgroup controller here");
+        String hog = NativeHelpers.executable("oom_hog").toString();
+        ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
+        try (MemoryCgroup cg = maybe.get(); Spawned spawned = new Spawned();
+             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system(), ProcessEventsOomIT::unreadableLog)
+                     .subscribe(c, Duration.ofMillis(50), EventSource.NETLINK)) {
+            Process p = spawned.start("sh", "-c", cg.enterCommand() + hog + " 1024 300");
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the hog ended");
+            assertEquals(137, p.exitValue());
+            long pid = p.pid();
+            ProcessEvent exit = c.await(e -> e.type() == EventType.EXIT && e.pid() == pid, "exit of the hog " + pid);
+            assertEquals(9, exit.signal().orElseThrow());
+            assertEquals(Optional.of(ExitCause.OOM_KILLED), exit.cause(), exit.toString());
+            String evidence = exit.evidence().orElseThrow();
+            assertTrue(evidence.contains(cg.dir().toString()) && evidence.contains("oom_kill rose from 0 to 1"),
+                    evidence);
+            assertTrue(!evidence.contains("kernel log"), evidence);
+        }
+    }
+
+    @Test
+    void aWatchedTreeThroughPidfdsCarriesTheOomCauseToo() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for cgroups");
+        var maybe = MemoryCgroup.create("procscope-oom-pidfd", 48L << 20);
+        assumeTrue(maybe.isPresent(), "no writable memory cgroup controller here");
+        String hog = NativeHelpers.executable("oom_hog").toString();
+        ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
+        try (MemoryCgroup cg = maybe.get(); Spawned spawned = new Spawned()) {
+            // the shell enters the cgroup, then forks the hog, which waits before allocating so that it is seen
+            Process p = spawned.start("sh", "-c", cg.enterCommand() + "sh -c '" + hog + " 1024 500; exit 7'");
+            LinuxProcfs proc = LinuxProcfs.system();
+            var root = proc.process(p.pid(), java.util.Set.of()).key();
+            try (EventSubscription sub = LinuxProcessEvents.of(proc, ProcessEventsOomIT::unreadableLog)
+                    .subscribeTree(root, c, Duration.ofMillis(50), EventSource.PIDFD)) {
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the shell ended");
+                assertEquals(7, p.exitValue());
+                ProcessEvent exit = c.await(e -> e.type() == EventType.EXIT && e.signal().orElse(0) == 9,
+                        "exit of the hog by SIGKILL");
+                assertEquals(Optional.of("oom_hog"), exit.comm());
+                assertEquals(Optional.of(ExitCause.OOM_KILLED), exit.cause(), exit.toString());
+                assertTrue(exit.evidence().orElseThrow().contains("oom_kill rose from 0 to 1"), exit.toString());
+            }
         }
     }
 }

@@ -2,7 +2,7 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.events.ProcessEvents;
 import io.github.procscope.api.events.EventSource;
@@ -22,8 +22,6 @@ import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -31,7 +29,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Command(name = "events", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Print process forks, execs and exits as they happen.",
                 "From the kernel's process connector where this user may open it (root, or CAP_NET_ADMIN on the "
-                        + "host), with exit codes, signals and core dumps, and OOM kills named from the kernel log; "
+                        + "host), with exit codes, signals and core dumps, and OOM kills named from the kernel log "
+                        + "or the memory cgroup's oom_kill counter; with --tree otherwise from a pidfd per process "
+                        + "of the tree (exit statuses of this tool's children, and of others from Linux 6.15); "
                         + "otherwise by comparing snapshots every --interval, which misses processes shorter than "
                         + "the interval and cannot know exit statuses. Standard error says which source is used, "
                         + "and why a better one is not.",
@@ -71,29 +71,16 @@ final class EventsCommand implements java.util.concurrent.Callable<Integer> {
                     + interval);
         }
         Context ctx = root.context();
-        Set<Long> members = ConcurrentHashMap.newKeySet();
+        ProcessKey top = null;
         if (tree != null) {
             ProcessSnapshot s = ctx.procfs().snapshot();
-            ProcessInfo top = s.find(tree).orElseThrow(() -> new NoSuchProcessException(tree));
-            members.add(top.pid());
-            s.tree().descendants(top.pid()).forEach(p -> members.add(p.pid()));
+            top = s.find(tree).orElseThrow(() -> new NoSuchProcessException(tree)).key();
         }
         CountDownLatch done = new CountDownLatch(1);
         AtomicInteger printed = new AtomicInteger();
         ProcessEventListener listener = new ProcessEventListener() {
             @Override
             public void onEvent(ProcessEvent e) {
-                if (tree != null) {
-                    if (e.type() == EventType.FORK && e.ppid().isPresent() && members.contains(e.ppid().getAsLong())) {
-                        members.add(e.pid());
-                    }
-                    if (!members.contains(e.pid())) {
-                        return;
-                    }
-                    if (e.type() == EventType.EXIT) {
-                        members.remove(e.pid());
-                    }
-                }
                 if (count != null && printed.get() >= count) {
                     return;
                 }
@@ -117,8 +104,15 @@ final class EventsCommand implements java.util.concurrent.Callable<Integer> {
             }
         };
         ProcessEvents events = ctx.scope().events();
-        try (EventSubscription sub = diff ? events.subscribe(listener, interval, EventSource.SNAPSHOT_DIFF)
-                : events.subscribe(listener, interval)) {
+        EventSubscription subscription;
+        if (top != null) {
+            subscription = diff ? events.subscribeTree(top, listener, interval, EventSource.SNAPSHOT_DIFF)
+                    : events.subscribeTree(top, listener, interval);
+        } else {
+            subscription = diff ? events.subscribe(listener, interval, EventSource.SNAPSHOT_DIFF)
+                    : events.subscribe(listener, interval);
+        }
+        try (EventSubscription sub = subscription) {
             ctx.err().println("procscope events: source " + sub.source().name().toLowerCase(Locale.ROOT)
                     + sub.fallbackReason().map(r -> " (" + r + ")").orElse(""));
             ctx.err().flush();

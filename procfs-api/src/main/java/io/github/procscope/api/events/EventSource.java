@@ -8,6 +8,14 @@ public enum EventSource {
      */
     NETLINK,
     /**
+     * A pidfd ({@code pidfd_open(2)}) for each process of a watched tree, polled: each exit as it happens, with
+     * its status for this JVM's children ({@code waitid} without reaping) and, from Linux 6.15, for other
+     * processes once their parent has reaped them; new members found by following the tree's children lists at
+     * the interval (a member that lived less than the interval is not seen). Needs no privilege; only for a
+     * tree ({@link ProcessEvents#subscribeTree}).
+     */
+    PIDFD,
+    /**
      * Two snapshots of the process table compared at an interval: works everywhere, but sees no process that
      * lived less than the interval and learns no exit status.
      */

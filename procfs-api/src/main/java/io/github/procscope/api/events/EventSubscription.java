@@ -13,7 +13,11 @@ public interface EventSubscription extends AutoCloseable {
     /** @return events dropped because the listener did not keep up (the queue between reader and listener was full) */
     long dropped();
 
-    /** @return kernel buffer overruns: events lost before they were read, each followed by a resynchronising snapshot */
+    /**
+     * @return losses: kernel buffer overruns ({@link EventSource#NETLINK}: events lost before they were read, each
+     *         followed by a resynchronising snapshot), or members of a watched tree that could not be given a
+     *         pidfd because this process had no file descriptor left ({@link EventSource#PIDFD})
+     */
     long lost();
 
     /** Stops reading and delivering; idempotent. */

@@ -32,6 +32,9 @@ public interface WallLibC {
 
     int waitid(int idtype, int id, Pointer infop, int options);
 
+    @Variadic(fixedCount = 2)
+    int ioctl(int fd, long request, Pointer arg);
+
     @Variadic(fixedCount = 1)
     int prctl(int option, long arg2, long arg3, long arg4, long arg5);
 
