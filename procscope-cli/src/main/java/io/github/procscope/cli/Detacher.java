@@ -122,7 +122,7 @@ final class Detacher {
                     o.put("log", log.toString());
                     ctx.printJson(o);
                 } else {
-                    ctx.out().println("job " + id + " (pid " + pid + ")");
+                    ctx.out().println("job " + id + " (pid " + pid + ", supervisor " + supervisor.pid() + ")");
                     ctx.out().println("log " + log);
                 }
                 return ProcscopeCli.OK;

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@code run --detach}, {@code jobs} and {@code logs}, on real detached jobs. */
 class DetachIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(90);
-    private static final Pattern STARTED = Pattern.compile("job (\\S+) \\(pid (\\d+)\\)");
+    private static final Pattern STARTED = Pattern.compile("job (\\S+) \\(pid (\\d+), supervisor \\d+\\)");
 
     private static String quote(String s) {
         return "'" + s.replace("'", "'\\''") + "'";
