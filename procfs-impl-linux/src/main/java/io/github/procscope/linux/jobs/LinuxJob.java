@@ -218,8 +218,14 @@ final class LinuxJob implements Job {
                 status = LinuxJobSupervisor.reapLeader(nat, leader.pid()).orElseThrow(() -> new IllegalStateException(
                         "the job's first process " + leader.pid() + " had ended but could not be reaped"));
                 synchronized (this) {
-                    ProcessInfo last = seen.get(leader);
-                    event(JobEvent.Kind.EXITED, leader, last, Instant.now(), Optional.of(status));
+                    ProcessInfo last = null;
+                    for (ProcessInfo p : seen.values()) {
+                        if (p.pid() == leader.pid()) {
+                            last = p;
+                        }
+                    }
+                    event(JobEvent.Kind.EXITED, last != null ? last.key() : leader, last, Instant.now(),
+                            Optional.of(status));
                 }
                 break;
             }
@@ -301,7 +307,7 @@ final class LinuxJob implements Job {
             }
         }
         for (ProcessKey k : aliveBefore) {
-            if (!aliveNow.contains(k) && !k.equals(leader)) {
+            if (!aliveNow.contains(k) && k.pid() != leader.pid()) {
                 exited(seen.get(k), takenAt, Optional.empty());
             }
         }
