@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope jobs}: the jobs started with {@code run --detach}, live and finished. */
 @Command(name = "jobs", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"List the jobs started with 'procscope run --detach', live and finished.",
+        description = {"List jobs started with 'run --detach', live and finished.",
                 "STATUS is running, exited N, killed by SIGx, OOM-killed, preempted (and how it ended), failed to "
                         + "start, or supervisor gone: the record says running but its supervisor (same pid, same "
                         + "start time) no longer exists, so no report will come.",

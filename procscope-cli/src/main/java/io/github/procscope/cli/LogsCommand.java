@@ -20,7 +20,8 @@ import java.util.concurrent.Callable;
 
 /** {@code procscope logs JOB [-f]}: the log of a job started with {@code run --detach}. */
 @Command(name = "logs", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Print the log of a job started with 'procscope run --detach' (its standard output and error).",
+        description = {"Print a detached job's log; -f follows it to the job's end.",
+                "The log holds the standard output and error of a job started with 'procscope run --detach'.",
                 "With -f, keep printing what the job writes until it ends (a log cut short or replaced is read "
                         + "again from its start), then exit 0.",
                 "Exit status: 0; 1 the log is gone; 2 bad usage or no such job."},
