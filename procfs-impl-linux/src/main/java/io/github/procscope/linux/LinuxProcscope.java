@@ -69,7 +69,7 @@ final class LinuxProcscope implements Procscope {
                 throw new SignalsUnavailableException("jobs run on this system: the procfs root " + procfsRoot
                         + " is not this system's /proc");
             }
-            return LinuxJobSupervisor.using(procfsRoot, sysfsRoot, processes(), signals(), kernelLog());
+            return LinuxJobSupervisor.using(procfsRoot, sysfsRoot, processes(), signals(), kernelLog(), memory());
         });
     }
 

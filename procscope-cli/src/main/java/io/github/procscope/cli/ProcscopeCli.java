@@ -37,6 +37,7 @@ import java.util.concurrent.Callable;
                 IostatCommand.class, SignalsCommand.class, StopCommand.class, GpuCommand.class, WatchCommand.class,
                 EventsCommand.class,
                 DemoTrainCommand.class, DoctorCommand.class, LabCommand.class, ServeCommand.class, RunCommand.class,
+                JobsCommand.class, LogsCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  procscope                     overview",
                 "  procscope ps --sort=-rss      processes, largest resident memory first",

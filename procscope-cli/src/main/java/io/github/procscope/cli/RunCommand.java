@@ -7,6 +7,8 @@ import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.ForwardedSignal;
+import io.github.procscope.api.job.GpuGhost;
+import io.github.procscope.api.job.JobEvent;
 import io.github.procscope.api.job.JobReport;
 import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.job.JobStartException;
@@ -39,10 +41,18 @@ import java.util.concurrent.Callable;
                         + "job; after the grace period, KILL. When the command's first process ends, every process "
                         + "it left behind gets TERM, then KILL after the grace period, so that nothing of the job is "
                         + "left. Orphans of the job come back to procscope (it is their child subreaper) and are reaped.",
+                "With --detach --log DIR it runs in the background instead, immune to hang-ups: procscope "
+                        + "starts a supervisor of its own in a new session, which starts the job in another (no "
+                        + "controlling terminal, SIGHUP ignored, standard input from /dev/null), with standard output "
+                        + "and error together in DIR/<timestamp>.log and line-buffered output requested "
+                        + "(PYTHONUNBUFFERED=1, stdbuf -oL -eL); it prints the job's id, pid and log and returns. "
+                        + "'procscope jobs' lists such jobs, 'procscope logs ID -f' follows one.",
                 "Exit status: the job's, as a shell gives it: N when it exited with N, 128 + S when signal S "
-                        + "killed it; 127 when the command was not found, 126 when it could not be executed; 2 bad usage."},
+                        + "killed it; 127 when the command was not found, 126 when it could not be executed; 2 bad usage. "
+                        + "With --detach: 0 once the job runs."},
         footer = {"", "Examples:", "  procscope run -- python train.py --epochs 10",
-                "  procscope run --report run.json --grace 30s --forward TERM,USR1 -- ./train.sh"})
+                "  procscope run --report run.json --grace 30s --forward TERM,USR1 -- ./train.sh",
+                "  procscope run --detach --log logs --report run.json -- python train.py"})
 final class RunCommand implements Callable<Integer> {
     @ParentCommand
     ProcscopeCli root;
@@ -70,6 +80,27 @@ final class RunCommand implements Callable<Integer> {
                     + "binary units, e.g. 512M, 8G; at least 1M). Needs a writable memory cgroup controller (root).")
     Long memoryLimit;
 
+    @Option(names = "--pss", description = "Also sample the proportional set size of the job's processes "
+            + "(smaps_rollup; costlier than RSS) for the report's peakPssBytes.")
+    boolean pss;
+
+    @Option(names = "--detach", description = "Run the job in the background, immune to hang-ups, and return "
+            + "at once (needs --log).")
+    boolean detach;
+
+    @Option(names = "--log", paramLabel = "DIR", description = "With --detach: the directory for the job's "
+            + "log, DIR/<timestamp>.log (made if missing; an existing file is never replaced).")
+    Path logDir;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "With --detach: where the job is recorded for "
+            + "'procscope jobs' (default: $PROCSCOPE_STATE_DIR, else $XDG_STATE_HOME/procscope/jobs, else "
+            + "~/.local/state/procscope/jobs).")
+    Path stateDir;
+
+    /** Set by a detaching run for the supervisor it starts: the id of the job record to keep. */
+    @Option(names = "--detached-as", paramLabel = "ID", hidden = true)
+    String detachedAs;
+
     @Parameters(arity = "1..*", paramLabel = "CMD", description = "The command and its arguments (after --).")
     List<String> command;
 
@@ -77,10 +108,17 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() {
         Context ctx = root.context();
         ctx.signals("run");
+        if (detach && logDir == null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--detach needs --log DIR: a job in the"
+                    + " background has no terminal to write to");
+        }
+        if (!detach && logDir != null) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--log is for --detach");
+        }
         JobSpec spec;
         try {
             spec = JobSpec.of(command).withGrace(grace).withSampleInterval(interval)
-                    .withForwardedSignals(forwardedSignals());
+                    .withForwardedSignals(forwardedSignals()).withPss(pss);
             if (memoryLimit != null) {
                 spec = spec.withMemoryLimit(memoryLimit);
             }
@@ -89,6 +127,17 @@ final class RunCommand implements Callable<Integer> {
         }
         if (report != null && Files.isDirectory(report)) {
             throw new IllegalArgumentException("--report " + report + " is a directory; name a file");
+        }
+        if (detach) {
+            return new Detacher(ctx, this).detach();
+        }
+        if (detachedAs != null) {
+            try {
+                return new Detacher(ctx, this).supervise(spec);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 128 + Signal.INT.number();
+            }
         }
         JobReport r;
         Gpus gpus = null;
@@ -122,7 +171,7 @@ final class RunCommand implements Callable<Integer> {
         return s.shellStatus();
     }
 
-    private List<Signal> forwardedSignals() {
+    List<Signal> forwardedSignals() {
         if (forward == null) {
             return JobSpec.DEFAULT_FORWARDED;
         }
@@ -140,7 +189,7 @@ final class RunCommand implements Callable<Integer> {
         return out;
     }
 
-    private static void write(Path file, JobReport r) {
+    static void write(Path file, JobReport r) {
         try {
             Path abs = file.toAbsolutePath();
             Path tmp = Files.createTempFile(abs.getParent(), ".procscope-report-", ".tmp");
@@ -168,16 +217,7 @@ final class RunCommand implements Callable<Integer> {
         Json.put(o, "durationSeconds", r.duration());
         ObjectNode exit = o.putObject("exit");
         ExitStatus s = r.ending().status();
-        if (s instanceof ExitStatus.Exited e) {
-            exit.put("code", e.code());
-            exit.putNull("signal");
-            exit.put("coreDumped", false);
-        } else if (s instanceof ExitStatus.Killed k) {
-            exit.putNull("code");
-            exit.put("signal", k.signal().fullName());
-            exit.put("coreDumped", k.coreDumped());
-        }
-        exit.put("shellStatus", s.shellStatus());
+        exitFields(exit, s);
         exit.put("cause", r.ending().cause().name());
         exit.put("explanation", r.ending().explanation());
         r.ending().oomKill().ifPresent(k -> {
@@ -210,7 +250,47 @@ final class RunCommand implements Callable<Integer> {
             Json.put(n, "at", f.at());
             n.put("processes", f.processes());
         }
+        Json.put(o, "peakPssBytes", r.peakPssBytes());
+        o.put("peakThreads", r.peakThreads());
+        ArrayNode ev = o.putArray("events");
+        for (JobEvent e : r.events()) {
+            ObjectNode n = ev.addObject();
+            n.put("event", e.kind().name());
+            n.put("pid", e.process().pid());
+            n.put("ppid", e.ppid());
+            n.put("comm", e.comm());
+            Json.put(n, "at", e.at());
+            if (e.status().isPresent()) {
+                exitFields(n.putObject("status"), e.status().get());
+            } else {
+                n.putNull("status");
+            }
+        }
+        o.put("eventsOmitted", r.eventsOmitted());
+        ArrayNode gh = o.putArray("ghosts");
+        for (GpuGhost g : r.ghosts()) {
+            ObjectNode n = gh.addObject();
+            n.put("pid", g.pid());
+            n.put("comm", g.comm());
+            n.put("gpu", g.gpu());
+            Json.put(n, "usedMemoryBytes", g.usedMemoryBytes());
+            n.put("alive", g.alive());
+        }
         return o;
+    }
+
+    /** Puts {@code code}, {@code signal}, {@code coreDumped} and {@code shellStatus}. */
+    private static void exitFields(ObjectNode exit, ExitStatus s) {
+        if (s instanceof ExitStatus.Exited e) {
+            exit.put("code", e.code());
+            exit.putNull("signal");
+            exit.put("coreDumped", false);
+        } else if (s instanceof ExitStatus.Killed k) {
+            exit.putNull("code");
+            exit.put("signal", k.signal().fullName());
+            exit.put("coreDumped", k.coreDumped());
+        }
+        exit.put("shellStatus", s.shellStatus());
     }
 
     /** A size in bytes: {@code 1048576}, {@code 512K}, {@code 64M}, {@code 8G}, {@code 1T} (binary, with or without {@code iB}). */

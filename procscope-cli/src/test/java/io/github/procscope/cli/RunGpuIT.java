@@ -56,4 +56,55 @@ class RunGpuIT {
         assertFalse(gpu.has("2"));
         assertTrue(gpu.size() == 2, gpu.toString());
     }
+
+    /**
+     * GPU memory NVML still lists at the end for a process that was a member (the double keeps listing the job's
+     * pid after it has ended, as a driver does for a context not torn down yet) is reported as a ghost; memory of
+     * a process that never was a member is not.
+     */
+    @Test
+    void gpuMemoryStillHeldByAFormerMemberAtTheEndIsAGhost(@TempDir Path tmp) throws Exception {
+        NvmlDouble.Control c = NvmlDouble.reset();
+        Path report = tmp.resolve("r.json");
+        Path pidFile = tmp.resolve("pid");
+        long other = ProcessHandle.current().pid();
+        NvmlDouble.ok(c.ndAddProcess(1, NvmlDouble.COMPUTE, (int) other, 5 * NvmlDouble.GIB,
+                NvmlDouble.NO_INSTANCE, NvmlDouble.NO_INSTANCE));
+        Thread feeder = new Thread(() -> {
+            try {
+                long deadline = System.nanoTime() + 60_000_000_000L;
+                while (!Files.exists(pidFile) || Files.readString(pidFile).isBlank()) {
+                    if (System.nanoTime() > deadline) {
+                        return;
+                    }
+                    Thread.sleep(10);
+                }
+                int pid = Integer.parseInt(Files.readString(pidFile).trim());
+                c.ndAddProcess(0, NvmlDouble.COMPUTE, pid, 2 * NvmlDouble.GIB, NvmlDouble.NO_INSTANCE,
+                        NvmlDouble.NO_INSTANCE);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        String[] worker = new String[1];
+        NvmlDouble.with(NvmlDouble.library(), () -> {
+            feeder.start();
+            // The GPU user is a child of the job's first process, which waits for it.
+            CliRun r = CliRun.of("run", "--report", report.toString(), "--interval", "50ms", "--forward", "none",
+                    "--", "sh", "-c", "sh -c 'echo $$ > " + pidFile + "; exec sleep 1' ; exit 0");
+            feeder.join();
+            assertEquals(0, r.status(), r.err());
+            worker[0] = Files.readString(pidFile).trim();
+        });
+        NvmlDouble.assertClosed();
+        NvmlDouble.reset().ndSetInitResult(9); // NVML_ERROR_DRIVER_NOT_LOADED, as the tests that expect no GPU assume
+        JsonNode ghosts = Context.mapper().readTree(Files.readString(report)).path("ghosts");
+        assertEquals(1, ghosts.size(), ghosts.toString());
+        JsonNode g = ghosts.get(0);
+        assertEquals(Long.parseLong(worker[0]), g.path("pid").asLong(), g.toString());
+        assertEquals("sleep", g.path("comm").asText(), g.toString());
+        assertEquals(0, g.path("gpu").asInt());
+        assertEquals(2 * NvmlDouble.GIB, g.path("usedMemoryBytes").asLong());
+        assertFalse(g.path("alive").asBoolean(), "the member has ended: the memory is held for a process gone");
+    }
 }

@@ -27,11 +27,24 @@ import java.util.OptionalLong;
  * @param processesStarted      how many distinct processes of the job the samples saw, the first included
  * @param stragglers            the processes still alive when its first process ended, all ended since
  * @param forwardedSignals      the signals passed on to it, in order
+ * @param peakPssBytes          the largest proportional set size of all its processes together, in one sample;
+ *                              empty unless {@link JobSpec#pss()} was asked for (or no process could be read)
+ * @param peakThreads           the most threads of all its processes together, in one sample
+ * @param events                its processes seen to start and to end, in the order seen (at most
+ *                              {@link #MAX_EVENTS})
+ * @param eventsOmitted         how many events were left out of {@code events} past {@link #MAX_EVENTS}
+ * @param ghosts                GPU memory that NVML still listed for former members once the job had ended;
+ *                              empty without GPUs
  */
 public record JobReport(List<String> command, long leaderPid, Instant startTime, Instant endTime,
                         JobEnding ending, long peakRssBytes, long peakProcessRssBytes,
                         Map<Integer, Long> peakGpuMemoryBytes, Duration cpuTime, int processesStarted,
-                        List<Straggler> stragglers, List<ForwardedSignal> forwardedSignals) {
+                        List<Straggler> stragglers, List<ForwardedSignal> forwardedSignals,
+                        OptionalLong peakPssBytes, int peakThreads, List<JobEvent> events, long eventsOmitted,
+                        List<GpuGhost> ghosts) {
+    /** The most lifecycle events a report keeps: a job that forks without end cannot grow it without bound. */
+    public static final int MAX_EVENTS = 10_000;
+
     /** Checks and copies the components. */
     public JobReport {
         command = List.copyOf(Objects.requireNonNull(command, "command"));
@@ -48,6 +61,15 @@ public record JobReport(List<String> command, long leaderPid, Instant startTime,
         Objects.requireNonNull(cpuTime, "cpuTime");
         stragglers = List.copyOf(Objects.requireNonNull(stragglers, "stragglers"));
         forwardedSignals = List.copyOf(Objects.requireNonNull(forwardedSignals, "forwardedSignals"));
+        Objects.requireNonNull(peakPssBytes, "peakPssBytes");
+        if (peakThreads < 0 || eventsOmitted < 0) {
+            throw new IllegalArgumentException("counts are 0 or more");
+        }
+        events = List.copyOf(Objects.requireNonNull(events, "events"));
+        if (events.size() > MAX_EVENTS) {
+            throw new IllegalArgumentException("a report keeps at most " + MAX_EVENTS + " events, not " + events.size());
+        }
+        ghosts = List.copyOf(Objects.requireNonNull(ghosts, "ghosts"));
     }
 
     /** @return how long it ran: from {@link #startTime()} to {@link #endTime()} */

@@ -22,9 +22,19 @@ import java.util.OptionalLong;
  * @param memoryLimitBytes a memory limit for the whole job: it then runs in a memory cgroup of its own (v2,
  *                         or v1 where that is what the machine has), made for it and removed after it; empty
  *                         for none
+ * @param hangupsIgnored   whether the job starts with SIGHUP ignored (as under {@code nohup}), so that a
+ *                         hang-up sent to it does not end it; its processes inherit that disposition until
+ *                         they set a handler of their own
+ * @param lineBuffered     whether line-buffered output is requested from the runtimes that can be asked from
+ *                         outside: {@code PYTHONUNBUFFERED=1} for Python, and the C library's standard output
+ *                         and error through {@code stdbuf -oL -eL} (GNU coreutils), where {@code stdbuf} is
+ *                         installed; for output that goes to a file, which is otherwise written in blocks
+ * @param pss              whether each sample also reads the proportional set size of every process
+ *                         ({@code /proc/PID/smaps_rollup}; costlier than RSS), for {@link JobReport#peakPssBytes()}
  */
 public record JobSpec(List<String> command, Map<String, String> environment, Duration grace,
-                      Duration sampleInterval, List<Signal> forwardedSignals, OptionalLong memoryLimitBytes) {
+                      Duration sampleInterval, List<Signal> forwardedSignals, OptionalLong memoryLimitBytes,
+                      boolean hangupsIgnored, boolean lineBuffered, boolean pss) {
     /** The signals forwarded unless told otherwise: what schedulers send to preempt (TERM, INT, HUP, USR1, USR2). */
     public static final List<Signal> DEFAULT_FORWARDED =
             List.of(Signal.TERM, Signal.INT, Signal.HUP, Signal.USR1, Signal.USR2);
@@ -94,10 +104,12 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     /**
      * @param command the program and its arguments
      * @return a spec with the defaults: no added environment, {@link #DEFAULT_GRACE},
-     *         {@link #DEFAULT_INTERVAL}, {@link #DEFAULT_FORWARDED}
+     *         {@link #DEFAULT_INTERVAL}, {@link #DEFAULT_FORWARDED}, no memory limit, hang-ups not ignored,
+     *         output buffering left as it is, no PSS
      */
     public static JobSpec of(List<String> command) {
-        return new JobSpec(command, Map.of(), DEFAULT_GRACE, DEFAULT_INTERVAL, DEFAULT_FORWARDED, OptionalLong.empty());
+        return new JobSpec(command, Map.of(), DEFAULT_GRACE, DEFAULT_INTERVAL, DEFAULT_FORWARDED, OptionalLong.empty(),
+                false, false, false);
     }
 
     /**
@@ -113,7 +125,8 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy with those variables
      */
     public JobSpec withEnvironment(Map<String, String> variables) {
-        return new JobSpec(command, variables, grace, sampleInterval, forwardedSignals, memoryLimitBytes);
+        return new JobSpec(command, variables, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
+                hangupsIgnored, lineBuffered, pss);
     }
 
     /**
@@ -121,7 +134,8 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy with that grace period
      */
     public JobSpec withGrace(Duration period) {
-        return new JobSpec(command, environment, period, sampleInterval, forwardedSignals, memoryLimitBytes);
+        return new JobSpec(command, environment, period, sampleInterval, forwardedSignals, memoryLimitBytes,
+                hangupsIgnored, lineBuffered, pss);
     }
 
     /**
@@ -129,7 +143,8 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy with that sample interval
      */
     public JobSpec withSampleInterval(Duration interval) {
-        return new JobSpec(command, environment, grace, interval, forwardedSignals, memoryLimitBytes);
+        return new JobSpec(command, environment, grace, interval, forwardedSignals, memoryLimitBytes,
+                hangupsIgnored, lineBuffered, pss);
     }
 
     /**
@@ -137,7 +152,8 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy forwarding those signals
      */
     public JobSpec withForwardedSignals(List<Signal> signals) {
-        return new JobSpec(command, environment, grace, sampleInterval, signals, memoryLimitBytes);
+        return new JobSpec(command, environment, grace, sampleInterval, signals, memoryLimitBytes,
+                hangupsIgnored, lineBuffered, pss);
     }
 
     /**
@@ -145,6 +161,34 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @return a copy that runs the job in a memory cgroup of its own with that limit
      */
     public JobSpec withMemoryLimit(long bytes) {
-        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, OptionalLong.of(bytes));
+        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, OptionalLong.of(bytes),
+                hangupsIgnored, lineBuffered, pss);
+    }
+
+    /**
+     * @param ignored whether the job starts with SIGHUP ignored
+     * @return a copy with that setting
+     */
+    public JobSpec withHangupsIgnored(boolean ignored) {
+        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
+                ignored, lineBuffered, pss);
+    }
+
+    /**
+     * @param requested whether line-buffered output is requested from the job's runtimes
+     * @return a copy with that setting
+     */
+    public JobSpec withLineBuffering(boolean requested) {
+        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
+                hangupsIgnored, requested, pss);
+    }
+
+    /**
+     * @param read whether each sample reads the proportional set size of the job's processes
+     * @return a copy with that setting
+     */
+    public JobSpec withPss(boolean read) {
+        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
+                hangupsIgnored, lineBuffered, read);
     }
 }

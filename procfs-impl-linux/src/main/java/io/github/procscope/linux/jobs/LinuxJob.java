@@ -13,6 +13,9 @@ import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.ForwardedSignal;
+import io.github.procscope.api.job.GpuGhost;
+import io.github.procscope.api.job.JobEvent;
+import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.job.Job;
 import io.github.procscope.api.job.JobEnding;
 import io.github.procscope.api.job.JobReport;
@@ -55,6 +58,7 @@ final class LinuxJob implements Job {
     private final ProcessTable table;
     private final Signals signals;
     private final KernelLog kernelLog;
+    private final ProcessMemory memory;
     private final JobTreeSampler sampler;
     private final long selfPid;
     private final Optional<Gpus> gpus;
@@ -68,13 +72,21 @@ final class LinuxJob implements Job {
     private final List<ForwardedSignal> forwarded = new ArrayList<>();
     private long peakRss;
     private long peakProcessRss;
+    private long peakPss = -1;
+    private int peakThreads;
+    /** Members alive (not zombies) at the last sample. Guarded by {@code this}. */
+    private Set<ProcessKey> aliveBefore = Set.of();
+    private final List<JobEvent> events = new ArrayList<>();
+    private long eventsOmitted;
     private long graceDeadlineNanos = Long.MAX_VALUE;
     private boolean killedAfterGrace;
     private volatile boolean ended;
     private PreemptionGuard guard;
 
     LinuxJob(JobSpec spec, ProcessKey leader, Instant started, NativeAccess nat, ProcessTable table, Signals signals,
-             KernelLog kernelLog, JobTreeSampler sampler, Optional<Gpus> gpus, Optional<JobCgroup> cgroup) {
+             KernelLog kernelLog, ProcessMemory memory, JobTreeSampler sampler, Optional<Gpus> gpus,
+             Optional<JobCgroup> cgroup) {
+        this.memory = memory;
         this.gpus = gpus;
         this.cgroup = cgroup;
         this.spec = spec;
@@ -203,8 +215,18 @@ final class LinuxJob implements Job {
         while (true) {
             if (nat.peekChildExit(leader.pid()).isPresent()) {
                 sample(); // the zombie's stat holds its final CPU time, its children's included
-                status = nat.reapChild(leader.pid()).orElseThrow(() -> new IllegalStateException(
+                status = LinuxJobSupervisor.reapLeader(nat, leader.pid()).orElseThrow(() -> new IllegalStateException(
                         "the job's first process " + leader.pid() + " had ended but could not be reaped"));
+                synchronized (this) {
+                    ProcessInfo last = null;
+                    for (ProcessInfo p : seen.values()) {
+                        if (p.pid() == leader.pid()) {
+                            last = p;
+                        }
+                    }
+                    event(JobEvent.Kind.EXITED, last != null ? last.key() : leader, last, Instant.now(),
+                            Optional.of(status));
+                }
                 break;
             }
             long now = System.nanoTime();
@@ -223,11 +245,14 @@ final class LinuxJob implements Job {
         }
         List<Straggler> stragglers = endStragglers();
         Instant end = Instant.now();
+        List<GpuGhost> ghosts = gpus.map(this::ghosts).orElse(List.of());
         synchronized (this) {
             ended = true;
             Duration cpuTotal = cpu.values().stream().reduce(Duration.ZERO, Duration::plus);
             return new JobReport(spec.command(), leader.pid(), started, end, explain(status),
-                    peakRss, peakProcessRss, peakGpu, cpuTotal, seen.size(), stragglers, forwarded);
+                    peakRss, peakProcessRss, peakGpu, cpuTotal, seen.size(), stragglers, forwarded,
+                    peakPss < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(peakPss), peakThreads,
+                    events, eventsOmitted, ghosts);
         }
     }
 
@@ -243,26 +268,118 @@ final class LinuxJob implements Job {
         } catch (ProcscopeException e) {
             return List.of();
         }
+        Instant takenAt = Instant.now();
         List<ProcessInfo> out = new ArrayList<>();
+        Set<ProcessKey> aliveNow = new java.util.HashSet<>();
         long total = 0;
+        long pss = 0;
+        boolean anyPss = false;
+        int threads = 0;
         for (ProcessInfo p : members) {
             if (p.pid() == selfPid || p.startTimeTicks() < leader.startTimeTicks()) {
                 continue; // the pid was reused by a process older than the job: not a member
             }
             out.add(p);
-            seen.put(p.key(), p);
+            if (seen.put(p.key(), p) == null) {
+                event(JobEvent.Kind.STARTED, p.key(), p, takenAt, Optional.empty());
+            }
             cpu.merge(p.key(), p.cpuTime(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
             if (p.state() == ProcessState.ZOMBIE) {
                 if (p.ppid() == selfPid && p.pid() != leader.pid()) {
-                    nat.reapChild(p.pid()); // an adopted member: ours to reap, never a ProcessBuilder child
+                    // an adopted member: ours to reap, never a ProcessBuilder child
+                    exited(p, takenAt, LinuxJobSupervisor.reapUnlessLeader(nat, p.pid()));
+                } else if (p.pid() != leader.pid()) {
+                    exited(p, takenAt, Optional.empty());
                 }
                 continue;
             }
+            aliveNow.add(p.key());
             total += p.rssBytes();
+            threads += p.threads();
             peakProcessRss = Math.max(peakProcessRss, p.rssBytes());
+            if (spec.pss()) {
+                try {
+                    pss += memory.totals(p.pid()).pssBytes();
+                    anyPss = true;
+                } catch (ProcscopeException e) {
+                    // ended, or not readable by this user: its PSS is not counted in this sample
+                }
+            }
         }
+        for (ProcessKey k : aliveBefore) {
+            if (!aliveNow.contains(k) && k.pid() != leader.pid()) {
+                exited(seen.get(k), takenAt, Optional.empty());
+            }
+        }
+        aliveBefore = aliveNow;
         peakRss = Math.max(peakRss, total);
+        peakThreads = Math.max(peakThreads, threads);
+        if (anyPss) {
+            peakPss = Math.max(peakPss, pss);
+        }
         gpus.ifPresent(g -> sampleGpus(g, out));
+        return out;
+    }
+
+    /** Exit events already recorded, so that a zombie seen in several samples is one event. */
+    private final Set<ProcessKey> exitRecorded = new java.util.HashSet<>();
+
+    private void exited(ProcessInfo p, Instant at, Optional<ExitStatus> status) {
+        if (p != null && exitRecorded.add(p.key())) {
+            event(JobEvent.Kind.EXITED, p.key(), p, at, status);
+        }
+    }
+
+    private void event(JobEvent.Kind kind, ProcessKey key, ProcessInfo p, Instant at, Optional<ExitStatus> status) {
+        if (events.size() >= JobReport.MAX_EVENTS) {
+            eventsOmitted++;
+            return;
+        }
+        events.add(new JobEvent(kind, key, p == null ? 0 : Math.max(0, p.ppid()), p == null ? "" : p.comm(), at,
+                status));
+    }
+
+    /**
+     * @return the GPU memory NVML lists now for processes that were members of the job (same pid; a pid now held
+     *         by a process that started after the member is not the member)
+     */
+    private List<GpuGhost> ghosts(Gpus g) {
+        Map<Long, ProcessInfo> former = new HashMap<>();
+        synchronized (this) {
+            seen.forEach((k, p) -> former.put(k.pid(), p));
+        }
+        List<GpuGhost> out = new ArrayList<>();
+        List<GpuDevice> devices;
+        try {
+            devices = g.devices();
+        } catch (RuntimeException e) {
+            return out; // NVML failed: no evidence either way
+        }
+        for (GpuDevice d : devices) {
+            List<GpuProcess> procs;
+            try {
+                procs = d.processes().processes();
+            } catch (RuntimeException e) {
+                continue;
+            }
+            for (GpuProcess gp : procs) {
+                ProcessInfo p = former.get(gp.pid());
+                if (p == null) {
+                    continue;
+                }
+                boolean alive;
+                try {
+                    ProcessKey now = table.key(gp.pid());
+                    if (now.startTimeTicks() != p.startTimeTicks()) {
+                        continue; // the pid was reused by another process
+                    }
+                    alive = true;
+                } catch (ProcscopeException e) {
+                    alive = false;
+                }
+                out.add(new GpuGhost(gp.pid(), p.comm(), d.index(), gp.usedMemoryBytes(), alive));
+            }
+        }
         return out;
     }
 

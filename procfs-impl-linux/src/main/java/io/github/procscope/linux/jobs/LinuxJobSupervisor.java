@@ -8,6 +8,7 @@ import io.github.procscope.api.job.Job;
 import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.job.JobStartException;
 import io.github.procscope.api.job.JobSupervisor;
+import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.linux.internal.NativeAccess;
@@ -17,6 +18,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -29,16 +32,19 @@ public final class LinuxJobSupervisor implements JobSupervisor {
     private final ProcessTable table;
     private final Signals signals;
     private final KernelLog kernelLog;
+    private final ProcessMemory memory;
     private final JobTreeSampler sampler;
     private final Path procfsRoot;
     private final Path sysfsRoot;
 
-    private LinuxJobSupervisor(Path procfsRoot, Path sysfsRoot, ProcessTable table, Signals signals, KernelLog kernelLog) {
+    private LinuxJobSupervisor(Path procfsRoot, Path sysfsRoot, ProcessTable table, Signals signals, KernelLog kernelLog,
+                               ProcessMemory memory) {
         this.procfsRoot = Objects.requireNonNull(procfsRoot, "procfsRoot");
         this.sysfsRoot = Objects.requireNonNull(sysfsRoot, "sysfsRoot");
         this.table = Objects.requireNonNull(table, "table");
         this.signals = Objects.requireNonNull(signals, "signals");
         this.kernelLog = Objects.requireNonNull(kernelLog, "kernelLog");
+        this.memory = Objects.requireNonNull(memory, "memory");
         this.sampler = new SnapshotJobTreeSampler(table);
     }
 
@@ -48,11 +54,12 @@ public final class LinuxJobSupervisor implements JobSupervisor {
      * @param table     the live system's process table
      * @param signals   the live system's signal sender
      * @param kernelLog where OOM kills are looked for when a job is killed by SIGKILL
+     * @param memory    the live system's memory reader (PSS, when a job asks for it)
      * @return a supervisor
      */
     public static LinuxJobSupervisor using(Path procfsRoot, Path sysfsRoot, ProcessTable table, Signals signals,
-                                           KernelLog kernelLog) {
-        return new LinuxJobSupervisor(procfsRoot, sysfsRoot, table, signals, kernelLog);
+                                           KernelLog kernelLog, ProcessMemory memory) {
+        return new LinuxJobSupervisor(procfsRoot, sysfsRoot, table, signals, kernelLog, memory);
     }
 
     @Override
@@ -72,6 +79,24 @@ public final class LinuxJobSupervisor implements JobSupervisor {
         env.putAll(spec.environment());
         Optional<JobCgroup> cgroup = Optional.empty();
         List<String> argv = spec.command();
+        if (spec.lineBuffered()) {
+            env.put("PYTHONUNBUFFERED", "1");
+            Optional<Path> stdbuf = onPath("stdbuf", env.get("PATH"));
+            if (stdbuf.isPresent() && onPath(argv.get(0), env.get("PATH")).isPresent()) {
+                // stdbuf execs the command (same pid) with line-buffered C stdio; only for a command that exists,
+                // so that "not found" is still the supervisor's to report.
+                List<String> wrapped = new ArrayList<>(List.of(stdbuf.get().toString(), "-oL", "-eL"));
+                wrapped.addAll(argv);
+                argv = wrapped;
+            }
+        }
+        if (spec.hangupsIgnored()) {
+            // SIG_IGN survives exec (posix_spawn resets only caught signals): the shell ignores HUP, then
+            // becomes the command, as nohup does.
+            List<String> wrapped = new ArrayList<>(List.of("sh", "-c", "trap '' HUP && exec \"$@\"", "sh"));
+            wrapped.addAll(argv);
+            argv = wrapped;
+        }
         if (spec.memoryLimitBytes().isPresent()) {
             JobCgroup cg = JobCgroup.create(sysfsRoot, procfsRoot, spec.memoryLimitBytes().getAsLong());
             cgroup = Optional.of(cg);
@@ -81,14 +106,26 @@ public final class LinuxJobSupervisor implements JobSupervisor {
             wrapped.addAll(argv);
             argv = wrapped;
         }
+        if (argv != spec.command() && onPath(spec.command().get(0), env.get("PATH")).isEmpty()) {
+            cgroup.ifPresent(JobCgroup::remove);
+            throw new JobStartException("cannot start " + spec.command().get(0) + ": not found on PATH"
+                    + " (or not executable)", true);
+        }
         try {
             becomeSubreaper(nat);
         } catch (RuntimeException e) {
             cgroup.ifPresent(JobCgroup::remove);
             throw e;
         }
+        startInitReaperIfPidOne(nat);
         Instant started = Instant.now();
-        NativeAccess.Spawned s = nat.spawnInNewSession(argv, env);
+        NativeAccess.Spawned s;
+        synchronized (LEADERS) {
+            s = nat.spawnInNewSession(argv, env);
+            if (s.pid() > 0) {
+                LEADERS.add(s.pid());
+            }
+        }
         if (s.pid() <= 0) {
             cgroup.ifPresent(JobCgroup::remove);
             jobEnded(nat);
@@ -102,9 +139,68 @@ public final class LinuxJobSupervisor implements JobSupervisor {
             // Gone (and a zombie of ours) before its identity could be read: the start time is unknown.
             leader = new ProcessKey(s.pid(), 0);
         }
-        LinuxJob job = new LinuxJob(spec, leader, started, nat, table, signals, kernelLog, sampler, gpus, cgroup);
+        LinuxJob job = new LinuxJob(spec, leader, started, nat, table, signals, kernelLog, memory, sampler, gpus,
+                cgroup);
         job.begin();
         return job;
+    }
+
+    /** The pids of the jobs' first processes not reaped yet: their supervisors read their exit statuses. */
+    private static final Set<Long> LEADERS = new HashSet<>();
+    private static boolean initReaperStarted;
+
+    /**
+     * Reaps a zombie child, unless it is the first process of a job (whose supervisor reaps it).
+     *
+     * @return its exit status, if it was reaped now
+     */
+    static Optional<io.github.procscope.api.signals.ExitStatus> reapUnlessLeader(NativeAccess nat, long pid) {
+        synchronized (LEADERS) {
+            return LEADERS.contains(pid) ? Optional.empty() : nat.reapChild(pid);
+        }
+    }
+
+    /** Reaps a job's first process, once it has ended. @return its exit status, if it had ended */
+    static Optional<io.github.procscope.api.signals.ExitStatus> reapLeader(NativeAccess nat, long pid) {
+        synchronized (LEADERS) {
+            Optional<io.github.procscope.api.signals.ExitStatus> s = nat.reapChild(pid);
+            if (s.isPresent()) {
+                LEADERS.remove(pid);
+            }
+            return s;
+        }
+    }
+
+    /**
+     * As PID 1 of its PID namespace, this JVM is the init of every process there: from the first job on, an
+     * {@link InitReaper} reaps the orphans that end, whatever their origin.
+     */
+    private void startInitReaperIfPidOne(NativeAccess nat) {
+        synchronized (LEADERS) {
+            if (!initReaperStarted && nat.selfPid() == 1) {
+                initReaperStarted = true;
+                new InitReaper(nat, table).start();
+            }
+        }
+    }
+
+    /**
+     * @param program a program name, or a path
+     * @param path    the search path
+     * @return the executable file it names: itself when it holds a {@code /}, else the first on the path
+     */
+    static Optional<Path> onPath(String program, String path) {
+        if (program.indexOf('/') >= 0) {
+            Path p = Path.of(program);
+            return java.nio.file.Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+        }
+        for (String dir : (path == null ? "/usr/local/bin:/usr/bin:/bin" : path).split(":", -1)) {
+            Path p = Path.of(dir.isEmpty() ? "." : dir).resolve(program);
+            if (java.nio.file.Files.isRegularFile(p) && java.nio.file.Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -1,0 +1,290 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.gpu.GpuUnavailableException;
+import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.job.Job;
+import io.github.procscope.api.job.JobReport;
+import io.github.procscope.api.job.JobSpec;
+import io.github.procscope.api.job.JobStartException;
+import io.github.procscope.api.signals.Signal;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code run --detach}: the run that returns at once, and the supervisor it leaves behind.
+ *
+ * <p>The detaching run makes the log file and the job's record, then starts {@code procscope run --detached-as ID}
+ * on this JVM's class path under {@code setsid} (a new session without a controlling terminal) with SIGHUP
+ * ignored, standard input from {@code /dev/null} and standard output and error appended to the log; it waits
+ * until that supervisor has started the job (or failed to) and prints the job's id, pid and log. The supervisor
+ * runs the job as the foreground {@code run} does, in a session of its own, with SIGHUP ignored and line
+ * buffering requested, and keeps the record: running (with its own pid and start time, and the job's), then
+ * ended with the report.
+ */
+final class Detacher {
+    private static final Duration START_WAIT = Duration.ofSeconds(60);
+    private static final int MAX_ATTEMPTS = 1000;
+
+    private final Context ctx;
+    private final RunCommand run;
+
+    Detacher(Context ctx, RunCommand run) {
+        this.ctx = ctx;
+        this.run = run;
+    }
+
+    /** @return 0 once the job runs; its start failure's status otherwise */
+    int detach() {
+        if (!ctx.procfsRoot().equals(Path.of("/proc"))) {
+            throw new IllegalArgumentException("--detach runs jobs on this machine: --procfs-root is not for it");
+        }
+        String program = run.command.get(0);
+        if (onPath(program, System.getenv("PATH")).isEmpty()) {
+            ctx.err().println("procscope run: cannot start " + program + ": not found on PATH (or not executable)");
+            return 127;
+        }
+        Optional<Path> setsid = onPath("setsid", System.getenv("PATH"));
+        if (setsid.isEmpty()) {
+            throw new IllegalStateException("--detach needs the setsid program (util-linux) on PATH");
+        }
+        JobStore store = JobStore.open(run.stateDir, true);
+        Path dir = run.logDir.toAbsolutePath();
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--log " + run.logDir + ": cannot make the directory: " + e.getMessage(), e);
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new IllegalArgumentException("--log " + run.logDir + " is not a directory");
+        }
+        ZonedDateTime now = ZonedDateTime.now();
+        String id = null;
+        Path log = null;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS && id == null; attempt++) {
+            String candidate = JobStore.stamp(now, attempt);
+            Path file = dir.resolve(candidate + ".log");
+            try {
+                Files.createFile(file); // never an existing file: a log of another run stays as it is
+            } catch (FileAlreadyExistsException e) {
+                continue;
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--log " + run.logDir + ": cannot make " + file + ": " + e.getMessage(), e);
+            }
+            if (store.create(candidate, record(candidate, file, "starting"))) {
+                id = candidate;
+                log = file;
+            } else {
+                deleteQuietly(file);
+            }
+        }
+        if (id == null) {
+            throw new IllegalArgumentException("no free name for a log in " + dir + " or a record in " + store.dir());
+        }
+        Process supervisor;
+        try {
+            supervisor = new ProcessBuilder(supervisorCommand(setsid.get(), id, store.dir()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .redirectErrorStream(true)
+                    .start();
+        } catch (IOException e) {
+            store.write(id, record(id, log, "failed").put("error", "cannot start the supervisor: " + e.getMessage()));
+            throw new IllegalStateException("cannot start the supervisor: " + e.getMessage(), e);
+        }
+        return awaitStart(store, id, log, supervisor);
+    }
+
+    private int awaitStart(JobStore store, String id, Path log, Process supervisor) {
+        long deadline = System.nanoTime() + START_WAIT.toNanos();
+        while (true) {
+            ObjectNode rec = store.read(id).orElseThrow(() -> new IllegalStateException("the record of job " + id
+                    + " disappeared from " + store.dir()));
+            String state = rec.path("state").asText();
+            if (state.equals("running") || state.equals("ended")) {
+                long pid = rec.path("job").path("pid").asLong();
+                if (ctx.json()) {
+                    ObjectNode o = Json.object();
+                    o.put("id", id);
+                    o.put("pid", pid);
+                    o.put("supervisorPid", supervisor.pid());
+                    o.put("log", log.toString());
+                    ctx.printJson(o);
+                } else {
+                    ctx.out().println("job " + id + " (pid " + pid + ", supervisor " + supervisor.pid() + ")");
+                    ctx.out().println("log " + log);
+                }
+                return ProcscopeCli.OK;
+            }
+            if (state.equals("failed")) {
+                ctx.err().println("procscope run: " + rec.path("error").asText("the job could not be started"));
+                return rec.path("shellStatus").asInt(127);
+            }
+            if (!supervisor.isAlive() && store.read(id).map(r -> r.path("state").asText().equals("starting")).orElse(true)) {
+                ctx.err().println("procscope run: the supervisor of job " + id + " ended (status "
+                        + supervisor.exitValue() + ") before starting the job; see " + log);
+                return ProcscopeCli.NOT_FOUND;
+            }
+            if (System.nanoTime() > deadline) {
+                ctx.err().println("procscope run: job " + id + " is still starting after " + START_WAIT.toSeconds()
+                        + " s (supervisor pid " + supervisor.pid() + "); see 'procscope jobs' and " + log);
+                return ProcscopeCli.OK;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 128 + Signal.INT.number();
+            }
+        }
+    }
+
+    /** The supervisor: a JVM like this one, in a new session, with SIGHUP ignored from its first instruction. */
+    private List<String> supervisorCommand(Path setsid, String id, Path stateDir) {
+        List<String> cmd = new ArrayList<>(List.of(setsid.toString(), "sh", "-c", "trap '' HUP && exec \"$@\"", "sh"));
+        cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
+        cmd.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "--enable-native-access=ALL-UNNAMED"));
+        if (Runtime.version().feature() >= 23) {
+            // The supervisor reaps through jnr, whose jffi would warn about sun.misc.Unsafe into the job's log.
+            cmd.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        for (String name : System.getProperties().stringPropertyNames()) {
+            if (name.startsWith("procscope.") || name.startsWith("jna.")) {
+                cmd.add("-D" + name + "=" + System.getProperty(name));
+            }
+        }
+        List<String> cp = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isEmpty()) {
+                cp.add(Path.of(entry).toAbsolutePath().toString());
+            }
+        }
+        cmd.addAll(List.of("-cp", String.join(File.pathSeparator, cp), ProcscopeCli.class.getName()));
+        cmd.addAll(List.of("run", "--detached-as", id, "--state-dir", stateDir.toString(),
+                "--grace", run.grace.toMillis() + "ms", "--interval", run.interval.toMillis() + "ms"));
+        List<Signal> fwd = run.forwardedSignals();
+        cmd.addAll(List.of("--forward", fwd.isEmpty() ? "none"
+                : String.join(",", fwd.stream().map(Signal::name).toList())));
+        if (run.memoryLimit != null) {
+            cmd.addAll(List.of("--memory-limit", Long.toString(run.memoryLimit)));
+        }
+        if (run.report != null) {
+            cmd.addAll(List.of("--report", run.report.toAbsolutePath().toString()));
+        }
+        if (run.pss) {
+            cmd.add("--pss");
+        }
+        cmd.add("--");
+        cmd.addAll(run.command);
+        return cmd;
+    }
+
+    /**
+     * The supervisor's side: starts the job, keeps its record, writes the report.
+     *
+     * @return the job's status, as a shell gives it
+     */
+    int supervise(JobSpec given) throws InterruptedException {
+        JobStore store = JobStore.open(run.stateDir, false);
+        String id = run.detachedAs;
+        ObjectNode rec = store.read(id).orElseThrow(() -> new IllegalArgumentException("no job record '"
+                + Table.printable(id) + "' in " + store.dir()));
+        List<Signal> fwd = new ArrayList<>(given.forwardedSignals());
+        fwd.remove(Signal.HUP); // a detached job ignores hang-ups: passing one on would only start the grace period
+        JobSpec spec = given.withForwardedSignals(fwd).withHangupsIgnored(true).withLineBuffering(true);
+        ProcessKey self = ctx.procfs().key(ProcessHandle.current().pid());
+        ObjectNode sup = rec.putObject("supervisor");
+        sup.put("pid", self.pid());
+        sup.put("startTimeTicks", self.startTimeTicks());
+        Gpus gpus = null;
+        try {
+            gpus = ctx.scope().openGpus();
+        } catch (GpuUnavailableException e) {
+            // No GPU to sample.
+        }
+        try {
+            Job job;
+            try {
+                job = gpus != null ? ctx.scope().jobs().start(spec, gpus) : ctx.scope().jobs().start(spec);
+            } catch (JobStartException e) {
+                rec.put("state", "failed");
+                rec.put("error", ProcscopeCli.message(e));
+                rec.put("shellStatus", e.shellStatus());
+                store.write(id, rec);
+                ctx.err().println("procscope run: " + ProcscopeCli.message(e));
+                return e.shellStatus();
+            }
+            ObjectNode j = rec.putObject("job");
+            j.put("pid", job.leader().pid());
+            j.put("startTimeTicks", job.leader().startTimeTicks());
+            rec.put("state", "running");
+            store.write(id, rec);
+            JobReport r = job.await();
+            if (run.report != null) {
+                RunCommand.write(run.report, r);
+            }
+            rec.put("state", "ended");
+            Json.put(rec, "endTime", r.endTime());
+            rec.set("report", RunCommand.json(r));
+            store.write(id, rec);
+            ctx.err().println("procscope run: job " + id + ": " + r.ending().explanation()
+                    + (r.stragglers().isEmpty() ? "" : " " + r.stragglers().size()
+                    + " process(es) left behind were ended."));
+            return r.ending().status().shellStatus();
+        } finally {
+            if (gpus != null) {
+                gpus.close();
+            }
+        }
+    }
+
+    private ObjectNode record(String id, Path log, String state) {
+        ObjectNode o = Json.object();
+        o.put("id", id);
+        o.put("state", state);
+        Json.putStrings(o, "command", run.command);
+        Json.put(o, "startTime", Instant.now());
+        o.putNull("endTime");
+        o.put("log", log.toString());
+        o.put("workingDirectory", Path.of("").toAbsolutePath().toString());
+        o.put("reportFile", run.report == null ? null : run.report.toAbsolutePath().toString());
+        return o;
+    }
+
+    private static void deleteQuietly(Path f) {
+        try {
+            Files.deleteIfExists(f);
+        } catch (IOException e) {
+            // an empty file of ours left behind
+        }
+    }
+
+    /**
+     * @return the executable the program names: itself when it holds a {@code /}, else the first on the path
+     */
+    static Optional<Path> onPath(String program, String path) {
+        if (program.indexOf('/') >= 0) {
+            Path p = Path.of(program);
+            return Files.isRegularFile(p) && Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+        }
+        for (String dir : (path == null ? "/usr/local/bin:/usr/bin:/bin" : path).split(":", -1)) {
+            Path p = Path.of(dir.isEmpty() ? "." : dir).resolve(program);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,147 @@
+package io.github.procscope.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessState;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code procscope jobs}: the jobs started with {@code run --detach}, live and finished. */
+@Command(name = "jobs", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"List jobs started with 'run --detach', live and finished.",
+                "STATUS is running, exited N, killed by SIGx, OOM-killed, preempted (and how it ended), failed to "
+                        + "start, or supervisor gone: the record says running but its supervisor (same pid, same "
+                        + "start time) no longer exists, so no report will come.",
+                "Exit status: 0; 2 bad usage."},
+        footer = {"", "Examples:", "  procscope jobs", "  procscope --json jobs"})
+final class JobsCommand implements Callable<Integer> {
+    private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("MM-dd HH:mm")
+            .withZone(ZoneId.systemDefault());
+
+    @ParentCommand
+    ProcscopeCli root;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where jobs are recorded (default: "
+            + "$PROCSCOPE_STATE_DIR, else $XDG_STATE_HOME/procscope/jobs, else ~/.local/state/procscope/jobs).")
+    Path stateDir;
+
+    @Override
+    public Integer call() {
+        Context ctx = root.context();
+        List<ObjectNode> records = JobStore.open(stateDir, false).list();
+        if (ctx.json()) {
+            ArrayNode a = Json.array();
+            for (ObjectNode r : records) {
+                a.add(json(ctx, r));
+            }
+            ctx.printJson(a);
+            return ProcscopeCli.OK;
+        }
+        Table t = new Table().left("ID").right("PID").left("STATUS").left("STARTED").left("LOG").left("COMMAND");
+        for (ObjectNode r : records) {
+            JsonNode pid = r.path("job").path("pid");
+            t.row(r.path("id").asText(), pid.isNumber() ? pid.asText() : "-", status(ctx, r), started(r),
+                    r.path("log").asText(), String.join(" ", strings(r.path("command"))));
+        }
+        t.print(ctx.out(), ctx.width());
+        return ProcscopeCli.OK;
+    }
+
+    private static String started(ObjectNode r) {
+        try {
+            return WHEN.format(Instant.parse(r.path("startTime").asText()));
+        } catch (RuntimeException e) {
+            return "-";
+        }
+    }
+
+    private static List<String> strings(JsonNode a) {
+        java.util.ArrayList<String> out = new java.util.ArrayList<>();
+        a.forEach(n -> out.add(n.asText()));
+        return out;
+    }
+
+    /** @return the record as {@code jobs --json} prints it */
+    static ObjectNode json(Context ctx, ObjectNode r) {
+        ObjectNode o = Json.object();
+        o.put("id", r.path("id").asText());
+        o.put("status", status(ctx, r));
+        o.put("state", r.path("state").asText());
+        o.set("pid", r.path("job").path("pid").isNumber() ? r.path("job").path("pid") : null);
+        o.set("supervisorPid", r.path("supervisor").path("pid").isNumber() ? r.path("supervisor").path("pid") : null);
+        o.put("supervisorAlive", supervisorAlive(ctx, r));
+        o.set("startTime", r.path("startTime"));
+        o.set("endTime", r.path("endTime").isMissingNode() ? null : r.path("endTime"));
+        o.set("command", r.path("command"));
+        o.set("log", r.path("log"));
+        o.set("reportFile", r.path("reportFile").isMissingNode() ? null : r.path("reportFile"));
+        o.set("exit", r.path("report").path("exit").isObject() ? r.path("report").path("exit") : null);
+        o.set("report", r.path("report").isObject() ? r.path("report") : null);
+        return o;
+    }
+
+    /** @return the job's state in words */
+    static String status(Context ctx, ObjectNode r) {
+        switch (r.path("state").asText()) {
+            case "ended":
+                return ending(r.path("report").path("exit"));
+            case "failed":
+                return "failed to start";
+            case "starting":
+                return r.path("supervisor").isObject() && !supervisorAlive(ctx, r) ? "supervisor gone" : "starting";
+            case "running":
+                if (supervisorAlive(ctx, r)) {
+                    return "running";
+                }
+                return alive(ctx, r.path("job")) ? "supervisor gone, job alive" : "supervisor gone";
+            default:
+                return "unknown";
+        }
+    }
+
+    private static String ending(JsonNode exit) {
+        String how = exit.path("code").isNumber() ? "exited " + exit.path("code").asInt()
+                : "killed by " + exit.path("signal").asText("?");
+        switch (exit.path("cause").asText()) {
+            case "OOM_KILLED":
+                return "OOM-killed";
+            case "PREEMPTED":
+                return "preempted, " + how;
+            default:
+                return how;
+        }
+    }
+
+    /** @return whether the job's supervisor still runs: the same pid with the same start time, not a zombie */
+    static boolean supervisorAlive(Context ctx, ObjectNode r) {
+        return alive(ctx, r.path("supervisor"));
+    }
+
+    /** @return whether a recorded process {pid, startTimeTicks} still exists, the same one, not a zombie */
+    static boolean alive(Context ctx, JsonNode key) {
+        if (!key.path("pid").isIntegralNumber() || !key.path("startTimeTicks").isIntegralNumber()) {
+            return false;
+        }
+        long pid = key.path("pid").asLong();
+        if (pid <= 0) {
+            return false;
+        }
+        try {
+            ProcessInfo p = ctx.procfs().process(pid);
+            return p.startTimeTicks() == key.path("startTimeTicks").asLong() && p.state() != ProcessState.ZOMBIE
+                    && p.state() != ProcessState.DEAD;
+        } catch (RuntimeException e) {
+            return false; // gone, or not readable: not a supervisor procscope can vouch for
+        }
+    }
+}
