@@ -239,10 +239,10 @@ final class Detacher {
             Json.put(rec, "endTime", r.endTime());
             rec.set("report", RunCommand.json(r));
             store.write(id, rec);
-            ctx.err().println("procscope run: job " + id + ": " + r.ending().explanation()
+            ctx.err().println("procscope run: job " + id + ": " + r.exit().explanation()
                     + (r.stragglers().isEmpty() ? "" : " " + r.stragglers().size()
                     + " process(es) left behind were ended."));
-            return r.ending().status().shellStatus();
+            return r.exit().status().shellStatus();
         } finally {
             if (gpus != null) {
                 gpus.close();

@@ -18,10 +18,13 @@ final class PidConverter implements CommandLine.ITypeConverter<Long> {
             throw new CommandLine.TypeConversionException("invalid pid " + value + ": Linux pids are at most "
                     + Pids.PID_MAX_LIMIT + " (PID_MAX_LIMIT)");
         }
+        long pid = Long.parseLong(value);
         try {
-            return Pids.requireValid(Long.parseLong(value));
+            return Pids.requireValid(pid);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException(e.getMessage());
+            // Name the value as it was typed ("00", "0042"), not only as the number it reads as.
+            throw new CommandLine.TypeConversionException(value.equals(Long.toString(pid)) ? e.getMessage()
+                    : "'" + value + "': " + e.getMessage());
         }
     }
 

@@ -163,9 +163,9 @@ final class RunCommand implements Callable<Integer> {
         if (report != null) {
             write(report, r);
         }
-        ExitStatus s = r.ending().status();
+        ExitStatus s = r.exit().status();
         if (!s.isSuccess() || !r.stragglers().isEmpty()) {
-            ctx.err().println("procscope run: " + r.ending().explanation()
+            ctx.err().println("procscope run: " + r.exit().explanation()
                     + (r.stragglers().isEmpty() ? "" : " " + r.stragglers().size() + " process(es) left behind were ended."));
         }
         return s.shellStatus();
@@ -211,17 +211,17 @@ final class RunCommand implements Callable<Integer> {
     static ObjectNode json(JobReport r) {
         ObjectNode o = Json.object();
         Json.putStrings(o, "command", r.command());
-        o.put("pid", r.leaderPid());
+        o.put("leaderPid", r.leaderPid());
         Json.put(o, "startTime", r.startTime());
         Json.put(o, "endTime", r.endTime());
         Json.put(o, "durationSeconds", r.duration());
         ObjectNode exit = o.putObject("exit");
-        ExitStatus s = r.ending().status();
+        ExitStatus s = r.exit().status();
         exitFields(exit, s);
-        exit.put("cause", r.ending().cause().name());
-        exit.put("explanation", r.ending().explanation());
-        r.ending().oomKill().ifPresent(k -> {
-            ObjectNode v = exit.putObject("oomVictim");
+        exit.put("cause", r.exit().cause().name());
+        exit.put("explanation", r.exit().explanation());
+        r.exit().oomKill().ifPresent(k -> {
+            ObjectNode v = exit.putObject("oomKill");
             v.put("pid", k.pid());
             v.put("comm", k.comm());
             Json.put(v, "anonRssBytes", k.anonRssBytes());
@@ -233,7 +233,7 @@ final class RunCommand implements Callable<Integer> {
         ObjectNode gpu = o.putObject("peakGpuMemoryBytes");
         r.peakGpuMemoryBytes().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(e -> gpu.put(Integer.toString(e.getKey()), e.getValue()));
-        Json.put(o, "cpuSeconds", r.cpuTime());
+        Json.put(o, "cpuSeconds", r.cpu());
         o.put("processesStarted", r.processesStarted());
         ArrayNode st = o.putArray("stragglers");
         for (Straggler x : r.stragglers()) {
@@ -255,7 +255,7 @@ final class RunCommand implements Callable<Integer> {
         ArrayNode ev = o.putArray("events");
         for (JobEvent e : r.events()) {
             ObjectNode n = ev.addObject();
-            n.put("event", e.kind().name());
+            n.put("kind", e.kind().name());
             n.put("pid", e.process().pid());
             n.put("ppid", e.ppid());
             n.put("comm", e.comm());

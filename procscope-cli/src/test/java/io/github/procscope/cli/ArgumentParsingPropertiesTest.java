@@ -11,6 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
 import static org.quicktheories.generators.SourceDSL.integers;
@@ -58,6 +59,17 @@ class ArgumentParsingPropertiesTest {
                 assertTrue(e.getMessage().contains(v) || v.isEmpty(), "the message names the value: " + e.getMessage());
             }
         });
+    }
+
+    @Test
+    void aRefusedPidIsNamedAsTyped() {
+        PidConverter c = new PidConverter();
+        for (String v : List.of("0", "00", "0000", "4194305", "04194305")) {
+            CommandLine.TypeConversionException e = assertThrows(CommandLine.TypeConversionException.class,
+                    () -> c.convert(v), v);
+            assertTrue(e.getMessage().contains(v), v + ": " + e.getMessage());
+        }
+        assertEquals(42L, c.convert("0042"));
     }
 
     @Test

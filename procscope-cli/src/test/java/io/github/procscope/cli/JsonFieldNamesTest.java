@@ -187,6 +187,44 @@ class JsonFieldNamesTest {
     }
 
     @Test
+    void theRunReport() {
+        Signal term = Signal.parse("TERM");
+        Signal kill = Signal.parse("KILL");
+        Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
+        io.github.procscope.api.diagnose.OomKill oom = new io.github.procscope.api.diagnose.OomKill(42, "python3",
+                Optional.of(t0), OptionalLong.of(1 << 30), OptionalLong.of(1 << 29), OptionalLong.of(0),
+                OptionalLong.of(0), OptionalLong.of(0), true, Optional.of("/job"), Optional.of("CONSTRAINT_MEMCG"));
+        io.github.procscope.api.job.JobReport r = new io.github.procscope.api.job.JobReport(List.of("python3", "t.py"),
+                42, t0, t0.plusSeconds(5), new io.github.procscope.api.job.JobEnding(
+                        new ExitStatus.Killed(kill, false, ExitStatus.Source.WAIT_STATUS),
+                        io.github.procscope.api.job.JobEnding.Cause.OOM_KILLED, "OOM-killed", Optional.of(oom)),
+                1 << 20, 1 << 19, java.util.Map.of(0, 1L << 30), Duration.ofSeconds(3), 2,
+                List.of(new io.github.procscope.api.job.Straggler(new ProcessKey(43, 101), "worker", List.of("w"), kill)),
+                List.of(new io.github.procscope.api.job.ForwardedSignal(term, t0.plusSeconds(1), 2)),
+                OptionalLong.of(1 << 19), 7,
+                List.of(new io.github.procscope.api.job.JobEvent(io.github.procscope.api.job.JobEvent.Kind.EXITED,
+                        new ProcessKey(42, 100), 1, "python3", t0.plusSeconds(5),
+                        Optional.of(new ExitStatus.Killed(kill, false, ExitStatus.Source.WAIT_STATUS)))),
+                0, List.of(new io.github.procscope.api.job.GpuGhost(43, "worker", 0, OptionalLong.of(1 << 20), false)));
+        JsonNode json = RunCommand.json(r);
+        JsonNames status = JsonNames.of(ExitStatus.class, ExitStatus.Exited.class, ExitStatus.Killed.class);
+        assertEquals(List.of(), JsonNames.of(io.github.procscope.api.job.JobReport.class)
+                .field("exit", JsonNames.of(io.github.procscope.api.job.JobEnding.class).with(ExitStatus.class,
+                        ExitStatus.Exited.class, ExitStatus.Killed.class)
+                        .field("oomKill", JsonNames.of(io.github.procscope.api.diagnose.OomKill.class)))
+                .field("stragglers", JsonNames.of(io.github.procscope.api.job.Straggler.class, ProcessKey.class))
+                .field("forwardedSignals", JsonNames.of(io.github.procscope.api.job.ForwardedSignal.class))
+                .field("events", JsonNames.of(io.github.procscope.api.job.JobEvent.class, ProcessKey.class)
+                        .field("status", status))
+                .field("ghosts", JsonNames.of(io.github.procscope.api.job.GpuGhost.class))
+                .map("peakGpuMemoryBytes")
+                .check("run --report", json));
+        assertEquals(42, json.get("leaderPid").asLong());
+        assertEquals(3.0, json.get("cpuSeconds").asDouble());
+        assertEquals("OOM_KILLED", json.get("exit").get("cause").asText());
+    }
+
+    @Test
     void aFieldNamedOtherwiseThanItsAccessorIsCaught() throws IOException {
         JsonNode renamed = MAPPER.readTree("[{\"pid\": 1, \"cpuPercent\": 82.1}]");
         assertEquals(1, process().check("ps", renamed).size(), "ProcessInfo's accessor is lifetimeCpuPercent");

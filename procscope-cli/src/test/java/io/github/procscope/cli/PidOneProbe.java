@@ -43,7 +43,7 @@ public final class PidOneProbe {
         Thread.sleep(4_000); // every orphan has ended, and a lingering zombie has been given its 2 s
         System.out.println("statuses-wrong " + wrong);
         System.out.println("zombies " + zombies());
-        System.out.println("job " + r.ending().status().shellStatus());
+        System.out.println("job " + r.exit().status().shellStatus());
         System.exit(0);
     }
 

@@ -183,6 +183,6 @@ class RunCommandIT {
         assertEquals(137, r.status(), r.err());
         JsonNode exit = read(report).path("exit");
         assertEquals("OOM_KILLED", exit.path("cause").asText(), exit.toString());
-        assertEquals(read(report).path("pid").asLong(), exit.path("oomVictim").path("pid").asLong(), exit.toString());
+        assertEquals(read(report).path("leaderPid").asLong(), exit.path("oomKill").path("pid").asLong(), exit.toString());
     }
 }

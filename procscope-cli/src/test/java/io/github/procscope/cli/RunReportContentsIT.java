@@ -29,24 +29,24 @@ class RunReportContentsIT {
         Path pids = tmp.resolve("pids");
         JsonNode j = run(tmp.resolve("r.json"), "--interval", "50ms", "--", "sh", "-c",
                 "sleep 0.6 & echo $! > " + pids + "; sleep 0.3; wait; exit 0");
-        long leader = j.path("pid").asLong();
+        long leader = j.path("leaderPid").asLong();
         long child = Long.parseLong(Files.readString(pids).trim());
         JsonNode events = j.path("events");
         JsonNode first = events.get(0);
-        assertEquals("STARTED", first.path("event").asText(), events.toString());
+        assertEquals("STARTED", first.path("kind").asText(), events.toString());
         assertEquals(leader, first.path("pid").asLong());
         boolean childStarted = false;
         boolean childExited = false;
         for (JsonNode e : events) {
             if (e.path("pid").asLong() == child) {
-                childStarted |= e.path("event").asText().equals("STARTED") && e.path("ppid").asLong() == leader
+                childStarted |= e.path("kind").asText().equals("STARTED") && e.path("ppid").asLong() == leader
                         && e.path("comm").asText().equals("sleep");
-                childExited |= e.path("event").asText().equals("EXITED") && childStarted;
+                childExited |= e.path("kind").asText().equals("EXITED") && childStarted;
             }
         }
         assertTrue(childStarted && childExited, "the child started under the leader, then exited: " + events);
         JsonNode last = events.get(events.size() - 1);
-        assertEquals("EXITED", last.path("event").asText());
+        assertEquals("EXITED", last.path("kind").asText());
         assertEquals(leader, last.path("pid").asLong());
         assertEquals(0, last.path("status").path("code").asInt(), "the leader's exit status: " + last);
         assertEquals(0, j.path("eventsOmitted").asLong());

@@ -18,11 +18,11 @@ import java.util.OptionalLong;
  * @param leaderPid             the pid of its first process (also its session and process group id)
  * @param startTime             when it was started
  * @param endTime               when its last process had ended
- * @param ending                how it ended
+ * @param exit                  how it ended: its exit status, the cause and an explanation
  * @param peakRssBytes          the largest resident memory of all its processes together, in one sample
  * @param peakProcessRssBytes   the largest resident memory of one of its processes, in any sample
  * @param peakGpuMemoryBytes    the largest GPU memory its processes held, per GPU index; empty without GPUs
- * @param cpuTime               user and system CPU time of its processes, as last sampled (a zombie's
+ * @param cpu                   user and system CPU time of its processes, as last sampled (a zombie's
  *                              includes that of the children it reaped)
  * @param processesStarted      how many distinct processes of the job the samples saw, the first included
  * @param stragglers            the processes still alive when its first process ended, all ended since
@@ -37,8 +37,8 @@ import java.util.OptionalLong;
  *                              empty without GPUs
  */
 public record JobReport(List<String> command, long leaderPid, Instant startTime, Instant endTime,
-                        JobEnding ending, long peakRssBytes, long peakProcessRssBytes,
-                        Map<Integer, Long> peakGpuMemoryBytes, Duration cpuTime, int processesStarted,
+                        JobEnding exit, long peakRssBytes, long peakProcessRssBytes,
+                        Map<Integer, Long> peakGpuMemoryBytes, Duration cpu, int processesStarted,
                         List<Straggler> stragglers, List<ForwardedSignal> forwardedSignals,
                         OptionalLong peakPssBytes, int peakThreads, List<JobEvent> events, long eventsOmitted,
                         List<GpuGhost> ghosts) {
@@ -53,12 +53,12 @@ public record JobReport(List<String> command, long leaderPid, Instant startTime,
         if (endTime.isBefore(startTime)) {
             throw new IllegalArgumentException("a job cannot end (" + endTime + ") before it starts (" + startTime + ")");
         }
-        Objects.requireNonNull(ending, "ending");
+        Objects.requireNonNull(exit, "exit");
         if (peakRssBytes < 0 || peakProcessRssBytes < 0 || processesStarted < 0) {
             throw new IllegalArgumentException("peaks and counts are 0 or more");
         }
         peakGpuMemoryBytes = Map.copyOf(Objects.requireNonNull(peakGpuMemoryBytes, "peakGpuMemoryBytes"));
-        Objects.requireNonNull(cpuTime, "cpuTime");
+        Objects.requireNonNull(cpu, "cpu");
         stragglers = List.copyOf(Objects.requireNonNull(stragglers, "stragglers"));
         forwardedSignals = List.copyOf(Objects.requireNonNull(forwardedSignals, "forwardedSignals"));
         Objects.requireNonNull(peakPssBytes, "peakPssBytes");

@@ -38,9 +38,9 @@ class LinuxJobSupervisorIT {
     @Test
     void exitStatusOfTheJobIsReportedExactly() throws Exception {
         JobReport r = run(JobSpec.of("sh", "-c", "exit 3").withForwardedSignals(List.of()));
-        assertEquals(JobEnding.Cause.EXITED, r.ending().cause());
-        assertEquals(3, ((ExitStatus.Exited) r.ending().status()).code());
-        assertEquals(3, r.ending().status().shellStatus());
+        assertEquals(JobEnding.Cause.EXITED, r.exit().cause());
+        assertEquals(3, ((ExitStatus.Exited) r.exit().status()).code());
+        assertEquals(3, r.exit().status().shellStatus());
         assertTrue(r.stragglers().isEmpty(), r.stragglers().toString());
         assertTrue(r.processesStarted() >= 1);
         assertFalse(r.endTime().isBefore(r.startTime()));
@@ -52,7 +52,7 @@ class LinuxJobSupervisorIT {
         ProcessInfo p = scope.processes().process(job.leader().pid());
         assertEquals(job.leader().pid(), p.sid());
         assertEquals(job.leader().pid(), p.pgid());
-        assertEquals(0, job.await().ending().status().shellStatus());
+        assertEquals(0, job.await().exit().status().shellStatus());
     }
 
     @Test
@@ -61,10 +61,10 @@ class LinuxJobSupervisorIT {
         Thread.sleep(200);
         assertTrue(scope.signals().send(job.leader(), Signal.KILL).delivered());
         JobReport r = job.await(WAIT).orElseThrow();
-        assertEquals(JobEnding.Cause.KILLED_BY_SIGNAL, r.ending().cause());
-        assertEquals(Signal.KILL, ((ExitStatus.Killed) r.ending().status()).signal());
-        assertEquals(137, r.ending().status().shellStatus());
-        assertTrue(r.ending().explanation().contains("killed by SIGKILL"), r.ending().explanation());
+        assertEquals(JobEnding.Cause.KILLED_BY_SIGNAL, r.exit().cause());
+        assertEquals(Signal.KILL, ((ExitStatus.Killed) r.exit().status()).signal());
+        assertEquals(137, r.exit().status().shellStatus());
+        assertTrue(r.exit().explanation().contains("killed by SIGKILL"), r.exit().explanation());
     }
 
     @Test
@@ -74,11 +74,11 @@ class LinuxJobSupervisorIT {
         Thread.sleep(300);
         job.forward(Signal.TERM);
         JobReport r = job.await(WAIT).orElseThrow();
-        assertEquals(JobEnding.Cause.PREEMPTED, r.ending().cause());
-        assertEquals(143, ((ExitStatus.Exited) r.ending().status()).code());
+        assertEquals(JobEnding.Cause.PREEMPTED, r.exit().cause());
+        assertEquals(143, ((ExitStatus.Exited) r.exit().status()).code());
         assertEquals(Signal.TERM, r.forwardedSignals().get(0).signal());
         assertTrue(r.forwardedSignals().get(0).processes() >= 1);
-        assertTrue(r.ending().explanation().contains("within the grace period"), r.ending().explanation());
+        assertTrue(r.exit().explanation().contains("within the grace period"), r.exit().explanation());
     }
 
     @Test
@@ -88,9 +88,9 @@ class LinuxJobSupervisorIT {
         Thread.sleep(300);
         job.forward(Signal.TERM);
         JobReport r = job.await(WAIT).orElseThrow();
-        assertEquals(JobEnding.Cause.PREEMPTED, r.ending().cause());
-        assertEquals(Signal.KILL, ((ExitStatus.Killed) r.ending().status()).signal());
-        assertTrue(r.ending().explanation().contains("did not end within the grace period"), r.ending().explanation());
+        assertEquals(JobEnding.Cause.PREEMPTED, r.exit().cause());
+        assertEquals(Signal.KILL, ((ExitStatus.Killed) r.exit().status()).signal());
+        assertTrue(r.exit().explanation().contains("did not end within the grace period"), r.exit().explanation());
     }
 
     @Test
@@ -100,7 +100,7 @@ class LinuxJobSupervisorIT {
         JobReport r = run(JobSpec.of("sh", "-c", "( sh -c \"" + worker + "\" " + marker + " & ); sleep 0.5; exit 0")
                 .withForwardedSignals(List.of()).withGrace(Duration.ofMillis(300))
                 .withSampleInterval(Duration.ofMillis(50)));
-        assertEquals(0, r.ending().status().shellStatus());
+        assertEquals(0, r.exit().status().shellStatus());
         Straggler s = r.stragglers().stream().filter(x -> x.cmdline().contains(marker)).findFirst()
                 .orElseThrow(() -> new AssertionError("worker not listed: " + r.stragglers()));
         assertEquals(Signal.KILL, s.endedBy());
@@ -129,7 +129,7 @@ class LinuxJobSupervisorIT {
         assertTrue(beside.waitFor(30, TimeUnit.SECONDS));
         assertEquals(7, beside.exitValue());
         JobReport r = job.await(WAIT).orElseThrow();
-        assertEquals(0, r.ending().status().shellStatus());
+        assertEquals(0, r.exit().status().shellStatus());
         assertTrue(r.processesStarted() >= 6, "seen " + r.processesStarted());
         for (ProcessInfo p : scope.processes().snapshot().processes()) {
             assertFalse(p.ppid() == self && p.state() == ProcessState.ZOMBIE && p.sid() == r.leaderPid(),
@@ -145,13 +145,13 @@ class LinuxJobSupervisorIT {
                 + " open(my $o, '>', $ARGV[0]); print $o $l; close $o; sleep 1;";
         JobReport r = run(JobSpec.of("perl", "-e", perl, out.toString()).withForwardedSignals(List.of())
                 .withSampleInterval(Duration.ofMillis(100)));
-        assertEquals(0, r.ending().status().shellStatus(), r.ending().explanation());
+        assertEquals(0, r.exit().status().shellStatus(), r.exit().explanation());
         long kernelRss = Long.parseLong(Files.readString(out).replaceAll("[^0-9]", "")) * 1024;
         assertTrue(kernelRss >= 200L << 20, "the job touched " + kernelRss);
         double ratio = (double) r.peakRssBytes() / kernelRss;
         assertTrue(ratio > 0.95 && ratio < 1.05, "peak " + r.peakRssBytes() + " vs VmRSS " + kernelRss);
         assertTrue(r.peakProcessRssBytes() <= r.peakRssBytes());
-        assertTrue(r.cpuTime().compareTo(Duration.ZERO) > 0);
+        assertTrue(r.cpu().compareTo(Duration.ZERO) > 0);
     }
 
     @Test
@@ -178,10 +178,10 @@ class LinuxJobSupervisorIT {
                 || Files.isRegularFile(Path.of("/sys/fs/cgroup/cgroup.controllers")), "no memory cgroup controller");
         JobReport r = run(JobSpec.of("perl", "-e", "my $x = \"a\" x (256*1024*1024); sleep 5;")
                 .withForwardedSignals(List.of()).withMemoryLimit(64L << 20).withSampleInterval(Duration.ofMillis(50)));
-        assertEquals(137, r.ending().status().shellStatus(), r.ending().explanation());
-        assertEquals(JobEnding.Cause.OOM_KILLED, r.ending().cause(), r.ending().explanation());
-        r.ending().oomKill().ifPresent(k -> assertEquals(r.leaderPid(), k.pid()));
-        assertTrue(r.ending().explanation().contains("OOM-killed"), r.ending().explanation());
+        assertEquals(137, r.exit().status().shellStatus(), r.exit().explanation());
+        assertEquals(JobEnding.Cause.OOM_KILLED, r.exit().cause(), r.exit().explanation());
+        r.exit().oomKill().ifPresent(k -> assertEquals(r.leaderPid(), k.pid()));
+        assertTrue(r.exit().explanation().contains("OOM-killed"), r.exit().explanation());
     }
 
     @Test
@@ -205,7 +205,7 @@ class LinuxJobSupervisorIT {
         try (java.io.FileInputStream held = new java.io.FileInputStream("/proc/self/stat")) {
             JobReport r = run(JobSpec.of("sh", "-c", "ls /proc/$$/fd > \"$0\"", out.toString())
                     .withForwardedSignals(List.of()));
-            assertEquals(0, r.ending().status().shellStatus());
+            assertEquals(0, r.exit().status().shellStatus());
         }
         List<String> fds = Files.readAllLines(out);
         // 0, 1, 2, and the descriptor the shell opened for its redirection
