@@ -132,9 +132,17 @@ class GuardEscalationTest {
         String[] f = line.split(" ");
         assertEquals("rounds 300 wrong 0", String.join(" ", f[0], f[1], f[2], f[3]), lines.toString());
         // The probe did hold USR1's handler back: in these rounds TERM's handler ran first, and a guard that
-        // reported the order handlers ran would have named TERM (HotSpot lets the later waiter in first in most
-        // rounds on JDK 17, in about one in ten on JDK 25: 300 rounds leave no doubt).
-        assertTrue(Integer.parseInt(f[5]) > 0, "no round had the handlers run in the inverted order: " + line);
+        // reported the order handlers ran would have named TERM. HotSpot 17 lets the later waiter in first in
+        // most rounds, so there the inversion must have happened; later JDKs hand a contended monitor over
+        // differently (from one round in ten to none here, depending on the machine), so there a run without
+        // any inverted round proves nothing and is reported as skipped, not passed.
+        boolean inverted = Integer.parseInt(f[5]) > 0;
+        if (Runtime.version().feature() <= 17) {
+            assertTrue(inverted, "no round had the handlers run in the inverted order: " + line);
+        } else {
+            org.junit.jupiter.api.Assumptions.assumeTrue(inverted, "this JVM never let TERM's handler in first: "
+                    + line);
+        }
         System.out.println("GuardEscalationTest held-back order: " + line);
     }
 }
