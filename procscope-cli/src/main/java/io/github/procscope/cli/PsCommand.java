@@ -88,9 +88,9 @@ final class PsCommand implements Callable<Integer> {
         List<ProcessInfo> list = snapshot.processes().stream().filter(this::selected)
                 .sorted(sort.thenComparingLong(ProcessInfo::pid)).collect(Collectors.toCollection(ArrayList::new));
         if (byUser) {
-            printByUser(ctx, list);
+            printByUser(ctx, list, snapshot);
         } else if (byContainer || byPod) {
-            printByWorkload(ctx, list, byPod);
+            printByWorkload(ctx, list, byPod, snapshot);
         } else if (ctx.json()) {
             ObjectNode doc = Json.object();
             ArrayNode arr = doc.putArray("processes");
@@ -149,7 +149,7 @@ final class PsCommand implements Callable<Integer> {
     }
 
     /** Totals per container (or pod): processes and RSS, largest first; processes outside any as {@code -}. */
-    private void printByWorkload(Context ctx, List<ProcessInfo> list, boolean pods) {
+    private void printByWorkload(Context ctx, List<ProcessInfo> list, boolean pods, ProcessSnapshot snapshot) {
         Map<String, long[]> totals = new TreeMap<>();
         Map<String, ProcessInfo> sample = new TreeMap<>();
         for (ProcessInfo p : list) {
@@ -163,7 +163,8 @@ final class PsCommand implements Callable<Integer> {
         rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[1]).reversed()
                 .thenComparing(Map.Entry::getKey));
         if (ctx.json()) {
-            ArrayNode arr = Json.array();
+            ObjectNode doc = Json.object();
+            ArrayNode arr = doc.putArray("groups");
             for (var e : rows) {
                 ObjectNode o = arr.addObject();
                 ProcessInfo s = sample.get(e.getKey());
@@ -181,7 +182,8 @@ final class PsCommand implements Callable<Integer> {
                 o.put("processes", e.getValue()[0]);
                 o.put("rssBytes", e.getValue()[1]);
             }
-            ctx.printJson(arr);
+            Json.putLeftOut(doc, snapshot);
+            ctx.printJson(doc);
             return;
         }
         Table t = pods ? new Table().left("POD").left("QOS") : new Table().left("CONTAINER").left("RUNTIME").left("POD");
@@ -203,7 +205,7 @@ final class PsCommand implements Callable<Integer> {
         t.print(ctx.out(), ctx.width());
     }
 
-    private void printByUser(Context ctx, List<ProcessInfo> list) {
+    private void printByUser(Context ctx, List<ProcessInfo> list, ProcessSnapshot snapshot) {
         Map<String, long[]> totals = new TreeMap<>();
         for (ProcessInfo p : list) {
             long[] t = totals.computeIfAbsent(user(p), k -> new long[3]);
@@ -215,7 +217,8 @@ final class PsCommand implements Callable<Integer> {
         rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[1]).reversed()
                 .thenComparing(Map.Entry::getKey));
         if (ctx.json()) {
-            ArrayNode arr = Json.array();
+            ObjectNode doc = Json.object();
+            ArrayNode arr = doc.putArray("groups");
             for (var e : rows) {
                 ObjectNode o = arr.addObject();
                 o.put("user", e.getKey());
@@ -223,7 +226,8 @@ final class PsCommand implements Callable<Integer> {
                 o.put("processes", e.getValue()[0]);
                 o.put("rssBytes", e.getValue()[1]);
             }
-            ctx.printJson(arr);
+            Json.putLeftOut(doc, snapshot);
+            ctx.printJson(doc);
             return;
         }
         Table t = new Table().left("USER").right("PROCESSES").right("RSS");

@@ -97,6 +97,12 @@ class JsonFieldNamesTest {
                 .field("inaccessibleDevices", JsonNames.of(InaccessibleGpu.class));
     }
 
+    /** ps --by-…: the groups, and the processes the snapshot left out. */
+    private static JsonNames groups(JsonNames group) {
+        return JsonNames.of(ProcessSnapshot.class).tool("groups", "leftOut").field("groups", group)
+                .field("unreadable", JsonNames.of(UnreadableProcess.class));
+    }
+
     /** ps: the snapshot's processes and the ones it left out ({@code leftOut} counts them). */
     private static JsonNames listing() {
         return JsonNames.of(ProcessSnapshot.class).tool("leftOut").field("processes", process())
@@ -107,9 +113,10 @@ class JsonFieldNamesTest {
     void processViews() throws IOException {
         assertNames("ps", listing());
         assertNames("ps-zombies", listing());
-        assertNames("ps-by-user", JsonNames.of(ProcessInfo.class).tool("processes"));
-        assertNames("ps-by-pod", JsonNames.of(ProcessInfo.class, Owner.class).tool("processes"));
-        assertNames("ps-by-container", JsonNames.of(ProcessInfo.class, Owner.class).tool("processes").field("container", CONTAINER));
+        assertNames("ps-by-user", groups(JsonNames.of(ProcessInfo.class).tool("processes")));
+        assertNames("ps-by-pod", groups(JsonNames.of(ProcessInfo.class, Owner.class).tool("processes")));
+        assertNames("ps-by-container", groups(JsonNames.of(ProcessInfo.class, Owner.class).tool("processes")
+                .field("container", CONTAINER)));
         assertNames("tree-900", tree().with(ProcessSnapshot.class).tool("leftOut").field("unreadable", JsonNames.of(UnreadableProcess.class)));
         assertNames("threads-4100", JsonNames.of(ThreadInfo.class, ProcessStat.class));
         assertNames("signals-4100", JsonNames.of(Dispositions.class, SignalMasks.class, ProcessInfo.class)

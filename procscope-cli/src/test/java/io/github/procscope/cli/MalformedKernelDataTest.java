@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -67,6 +68,13 @@ class MalformedKernelDataTest {
         assertLeftOutInJson(proc, doc);
         assertTrue(doc.get("processes").size() > 3, ps.out());
         doc.get("processes").forEach(p -> assertTrue(p.get("pid").asLong() != 4102, p.toString()));
+        for (String by : List.of("--by-user", "--by-pod", "--by-container")) {
+            CliRun grouped = CliRun.of("--procfs-root", proc.toString(), "--json", "ps", by);
+            assertEquals(ProcscopeCli.OK, grouped.status(), by + ": " + grouped.err());
+            JsonNode g = JSON.readTree(grouped.out());
+            assertLeftOutInJson(proc, g);
+            assertTrue(g.get("groups").size() >= 1, by + ": " + grouped.out());
+        }
 
         CliRun tree = CliRun.of("--procfs-root", proc.toString(), "--json", "tree");
         assertEquals(ProcscopeCli.OK, tree.status(), tree.err());
