@@ -71,9 +71,8 @@ final class LinuxJobTree implements JobTree {
     private Map<ProcessKey, Long> previous = new LinkedHashMap<>();
     private final Set<ProcessKey> scanned = new LinkedHashSet<>();
     private Duration previousUptime;
-    /** Group and session ids led by a member, with that leader's identity. */
-    private final Map<Long, ProcessKey> groups = new HashMap<>();
-    private final Map<Long, ProcessKey> sessions = new HashMap<>();
+    /** Who belongs to the tree, adopted orphans included (it keeps the group and session ids members lead). */
+    private final TreeMembers adopted;
 
     LinuxJobTree(ProcessKey root, JobTreeOptions options, Reads reads, Discovery discovery,
                  Optional<String> fallbackReason) {
@@ -82,6 +81,7 @@ final class LinuxJobTree implements JobTree {
         this.reads = reads;
         this.discovery = discovery;
         this.fallbackReason = fallbackReason;
+        this.adopted = new TreeMembers(this.root);
     }
 
     static LinuxJobTree open(LinuxProcfs procfs, ProcessKey root, JobTreeOptions options) {
@@ -134,57 +134,12 @@ final class LinuxJobTree implements JobTree {
         if (first && r.isEmpty()) {
             throw new NoSuchProcessException(root.pid());
         }
-        Map<Long, List<ProcessInfo>> kids = new HashMap<>();
-        for (ProcessInfo p : snap.processes()) {
-            kids.computeIfAbsent(p.ppid(), k -> new ArrayList<>()).add(p);
-        }
-        Map<Long, ProcessInfo> members = new LinkedHashMap<>();
-        ArrayDeque<ProcessInfo> queue = new ArrayDeque<>();
-        r.ifPresent(p -> addLeader(p, members, queue));
-        for (ProcessKey k : previous.keySet()) {
-            snap.find(k).ifPresent(p -> addLeader(p, members, queue));
-        }
-        for (ProcessKey k : scanned) {
-            snap.find(k).ifPresent(p -> addLeader(p, members, queue));
-        }
-        groups.entrySet().removeIf(e -> snap.find(e.getKey()).map(p -> p.startTimeTicks()
-                != e.getValue().startTimeTicks()).orElse(false));
-        sessions.entrySet().removeIf(e -> snap.find(e.getKey()).map(p -> p.startTimeTicks()
-                != e.getValue().startTimeTicks()).orElse(false));
-        boolean grew = true;
-        while (grew) {
-            while (!queue.isEmpty()) {
-                ProcessInfo p = queue.poll();
-                for (ProcessInfo c : kids.getOrDefault(p.pid(), List.of())) {
-                    addLeader(c, members, queue);
-                }
-            }
-            grew = false;
-            for (ProcessInfo p : snap.processes()) {
-                if (!members.containsKey(p.pid()) && p.startTimeTicks() >= root.startTimeTicks()
-                        && (groups.containsKey(p.pgid()) || sessions.containsKey(p.sid()))) {
-                    addLeader(p, members, queue);
-                    grew = true;
-                }
-            }
-        }
+        List<ProcessKey> known = new ArrayList<>(previous.keySet());
+        known.addAll(scanned);
+        List<ProcessInfo> members = adopted.members(snap, known);
         scanned.clear();
-        for (ProcessInfo p : members.values()) {
+        for (ProcessInfo p : members) {
             scanned.add(p.key());
-        }
-    }
-
-    private void addLeader(ProcessInfo p, Map<Long, ProcessInfo> members, ArrayDeque<ProcessInfo> queue) {
-        if (p.isKernelThread() || p.pid() == 1 || members.containsKey(p.pid())) {
-            return;
-        }
-        members.put(p.pid(), p);
-        queue.add(p);
-        if (p.pid() == p.pgid()) {
-            groups.putIfAbsent(p.pgid(), p.key());
-        }
-        if (p.pid() == p.sid()) {
-            sessions.putIfAbsent(p.sid(), p.key());
         }
     }
 

@@ -21,16 +21,13 @@ import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.linux.TreeMembers;
 import io.github.procscope.linux.internal.NativeAccess;
 
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -514,25 +511,15 @@ public final class LinuxSignals implements Signals {
         return new GracefulStop(this, nat, membership, options, describe("tree of", root), child, usePidfd).run();
     }
 
-    /**
-     * The members of a tree: the root and its descendants, the descendants of members found before
-     * (an orphan keeps its own children), and processes in a process group or session that the root or
-     * another member leads, started no earlier than the root (orphans re-parented away from the tree).
-     *
-     * <p>A group or session id is the pid of the process that created it, and the kernel does not hand
-     * that pid out again while the group or session has a member. So a group whose leader has exited is
-     * still recognised by its id, as long as no other process has taken that pid; once one has, the id
-     * is dropped.
-     */
+    /** A tree's members by {@link TreeMembers}' rule, read from a fresh snapshot of the table at each scan. */
     private final class TreeMembership {
         private final ProcessKey root;
-        /** Group and session ids led by a member, with the identity of that leader. */
-        private final Map<Long, ProcessKey> groups = new HashMap<>();
-        private final Map<Long, ProcessKey> sessions = new HashMap<>();
+        private final TreeMembers members;
         private boolean first = true;
 
         TreeMembership(ProcessKey root) {
             this.root = root;
+            this.members = new TreeMembers(root);
         }
 
         List<ProcessInfo> scan(Set<ProcessKey> known) {
@@ -540,62 +527,10 @@ public final class LinuxSignals implements Signals {
             if (first) {
                 first = false;
                 if (snap.find(root.pid()).isEmpty()) {
-                    // The root has exited, and its pid is free of other processes: any group or session
-                    // with that id is still the one the root led (if it led one).
-                    groups.put(root.pid(), root);
-                    sessions.put(root.pid(), root);
+                    members.rootLedItsPid();
                 }
             }
-            dropReused(groups, snap);
-            dropReused(sessions, snap);
-            Map<Long, List<ProcessInfo>> children = new HashMap<>();
-            for (ProcessInfo p : snap.processes()) {
-                children.computeIfAbsent(p.ppid(), k -> new ArrayList<>()).add(p);
-            }
-            Map<Long, ProcessInfo> members = new LinkedHashMap<>();
-            ArrayDeque<ProcessInfo> queue = new ArrayDeque<>();
-            snap.find(root).ifPresent(p -> add(p, members, queue));
-            for (ProcessKey k : known) {
-                snap.find(k).ifPresent(p -> add(p, members, queue));
-            }
-            boolean grew = true;
-            while (grew) {
-                while (!queue.isEmpty()) {
-                    ProcessInfo p = queue.poll();
-                    for (ProcessInfo c : children.getOrDefault(p.pid(), List.of())) {
-                        add(c, members, queue);
-                    }
-                }
-                grew = false;
-                for (ProcessInfo p : snap.processes()) {
-                    if (!members.containsKey(p.pid()) && p.startTimeTicks() >= root.startTimeTicks()
-                            && (groups.containsKey(p.pgid()) || sessions.containsKey(p.sid()))) {
-                        add(p, members, queue);
-                        grew = true;
-                    }
-                }
-            }
-            return new ArrayList<>(members.values());
-        }
-
-        /** Forgets ids whose pid now names a process other than the member that led them. */
-        private void dropReused(Map<Long, ProcessKey> leaders, ProcessSnapshot snap) {
-            leaders.entrySet().removeIf(e -> snap.find(e.getKey())
-                    .map(p -> p.startTimeTicks() != e.getValue().startTimeTicks()).orElse(false));
-        }
-
-        private void add(ProcessInfo p, Map<Long, ProcessInfo> members, ArrayDeque<ProcessInfo> queue) {
-            if (p.isKernelThread() || p.pid() == 1 || members.containsKey(p.pid())) {
-                return;
-            }
-            members.put(p.pid(), p);
-            queue.add(p);
-            if (p.pid() == p.pgid()) {
-                groups.putIfAbsent(p.pgid(), p.key());
-            }
-            if (p.pid() == p.sid()) {
-                sessions.putIfAbsent(p.sid(), p.key());
-            }
+            return members.members(snap, known);
         }
     }
 

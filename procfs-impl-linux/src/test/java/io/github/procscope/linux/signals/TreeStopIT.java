@@ -92,6 +92,10 @@ class TreeStopIT {
                         .orElse(false)));
         Spawned.await(TIMEOUT, "orphan2 to leave the group", () -> proc.process(pids.get("orphan2")).pgid()
                 == pids.get("orphan2"));
+        // grandC1's subshell sets its TERM disposition and then becomes sleep: wait for the exec, not only for a
+        // process named sh.
+        Spawned.await(TIMEOUT, "grandC1 to run sleep", () -> proc.find(pids.get("grandC1"))
+                .map(i -> i.comm().equals("sleep")).orElse(false));
         // Sibling of the tree in this JVM's own group and session: must be left alone.
         Process bystander = spawned.start("sleep", "1000");
 
