@@ -67,9 +67,20 @@ final class NativeProcFiles extends ProcFiles {
      *         loading them in the background) or not available here
      */
     static NativeProcFiles open(Path root, String prefix) {
+        return open(root, prefix, true);
+    }
+
+    /**
+     * @param startLoading whether to start loading the native calls in the background if they are not loaded
+     * @return a reader of {@code root}, or {@code null} if the native calls are not loaded (yet) or not
+     *         available here
+     */
+    static NativeProcFiles open(Path root, String prefix, boolean startLoading) {
         NativeLibc.ProcLibC lib = NativeLibc.procLibCIfLoaded();
         if (lib == null) {
-            NativeLibc.startLoadingProcLibC();
+            if (startLoading) {
+                NativeLibc.startLoadingProcLibC();
+            }
             return null;
         }
         int cloexec = jnr.constants.platform.OpenFlags.O_CLOEXEC.intValue();

@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * How a process table reads the per-process files of its procfs root, for one snapshot or one call: the
@@ -78,17 +79,23 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      * @param allowNative whether the native reader may be used
      * @param wall   the back end to read through, or {@code null} for the one this JVM chose
      * @return the native reader when it is allowed and loaded (its loading starts in the background on the
-     *         first call), else the JDK one
+     *         second call in this JVM), else the JDK one
      */
+    private static final AtomicBoolean OPENED_BEFORE = new AtomicBoolean();
+
     static ProcFiles open(Path root, String prefix, boolean allowNative, NativeWall wall) {
         if (allowNative && wall != null) {
             ProcFiles f = WallProcFiles.open(wall, root, prefix);
             return f != null ? f : new Jdk(prefix);
         }
         if (allowNative) {
+            // The first reader of a JVM starts no loading: a one-shot tool (one snapshot) never pays for binding
+            // the native calls, which costs more than a small machine's whole snapshot; from the second on the
+            // binding loads in the background, and readers use it once it is there.
+            boolean startLoading = OPENED_BEFORE.getAndSet(true);
             try {
-                ProcFiles f = NativeWalls.FFM.equals(NativeWalls.chosen()) ? WallProcFiles.open(root, prefix)
-                        : NativeProcFiles.open(root, prefix);
+                ProcFiles f = NativeWalls.FFM.equals(NativeWalls.chosen()) ? WallProcFiles.open(root, prefix, startLoading)
+                        : NativeProcFiles.open(root, prefix, startLoading);
                 if (f != null) {
                     return f;
                 }

@@ -35,9 +35,20 @@ final class WallProcFiles extends ProcFiles {
      *         loaded (yet: this starts loading it in the background) or not available here
      */
     static WallProcFiles open(Path root, String prefix) {
+        return open(root, prefix, true);
+    }
+
+    /**
+     * @param startLoading whether to start loading the wall in the background if it is not loaded
+     * @return a reader of {@code root} over the wall this JVM has loaded, or {@code null} if it is not loaded
+     *         (yet) or not available here
+     */
+    static WallProcFiles open(Path root, String prefix, boolean startLoading) {
         NativeWall wall = NativeWalls.ifLoaded();
         if (wall == null) {
-            NativeWalls.startLoading();
+            if (startLoading) {
+                NativeWalls.startLoading();
+            }
             return null;
         }
         return open(wall, root, prefix);

@@ -27,8 +27,6 @@ import java.util.Optional;
  * reaches them all.
  */
 final class Context {
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final ObjectMapper COMPACT = new ObjectMapper();
     private static final Path PROC = Path.of("/proc");
     private static final Path SYS = Path.of("/sys");
 
@@ -210,14 +208,20 @@ final class Context {
         return width;
     }
 
+    /** Jackson's mappers, made when JSON is first printed: a table never loads Jackson. */
+    private static final class Mappers {
+        static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        static final ObjectMapper COMPACT = new ObjectMapper();
+    }
+
     static ObjectMapper mapper() {
-        return MAPPER;
+        return Mappers.MAPPER;
     }
 
     /** Prints a JSON document, indented. */
     void printJson(JsonNode node) {
         try {
-            out.println(MAPPER.writeValueAsString(node));
+            out.println(Mappers.MAPPER.writeValueAsString(node));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -226,7 +230,7 @@ final class Context {
     /** Prints a JSON document on one line (a row of a stream: JSON Lines). */
     void printJsonLine(JsonNode node) {
         try {
-            out.println(COMPACT.writeValueAsString(node));
+            out.println(Mappers.COMPACT.writeValueAsString(node));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }

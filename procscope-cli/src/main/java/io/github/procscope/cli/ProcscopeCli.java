@@ -15,7 +15,13 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 
@@ -32,13 +38,6 @@ import java.util.concurrent.Callable;
                 "Exit status: 0 success; 1 the target does not exist or may not be read; 2 bad usage; 3 "
                         + "(gpu) no GPU can be used; 4 malformed kernel data (a procfs or sysfs file that is "
                         + "not what the kernel writes)."},
-        subcommands = {PsCommand.class, TreeCommand.class, ThreadsCommand.class, MapsCommand.class,
-                FdsCommand.class, DeletedCommand.class, FreeCommand.class, DfCommand.class, DuCommand.class,
-                IostatCommand.class, SignalsCommand.class, StopCommand.class, GpuCommand.class, WatchCommand.class,
-                EventsCommand.class,
-                DemoTrainCommand.class, DoctorCommand.class, LabCommand.class, ServeCommand.class, RunCommand.class,
-                JobsCommand.class, LogsCommand.class,
-                CommandLine.HelpCommand.class},
         footer = {"", "Examples:", "  procscope                     overview",
                 "  procscope ps --sort=-rss      processes, largest resident memory first",
                 "  procscope --json tree 1       the process tree under PID 1, as JSON",
@@ -70,7 +69,56 @@ public final class ProcscopeCli implements Callable<Integer> {
             description = "Name the processes a listing left out because their kernel files are malformed.")
     boolean verbose;
 
+    /**
+     * The subcommands by name, in the order the help lists them. Only the one a command line names is given to
+     * picocli (building the model of every subcommand by reflection is most of a short command's start-up);
+     * a command line that names none of them (help, an overview, a typo) gets them all.
+     * {@code SubcommandTableTest} holds each name to its class's {@code @Command} name.
+     */
+    static final Map<String, Class<?>> SUBCOMMANDS = subcommands(PsCommand.class, "ps", TreeCommand.class, "tree",
+            ThreadsCommand.class, "threads", MapsCommand.class, "maps", FdsCommand.class, "fds",
+            DeletedCommand.class, "deleted", FreeCommand.class, "free", DfCommand.class, "df", DuCommand.class,
+            "du", IostatCommand.class, "iostat", SignalsCommand.class, "signals", StopCommand.class, "stop",
+            GpuCommand.class, "gpu", WatchCommand.class, "watch", EventsCommand.class, "events",
+            DemoTrainCommand.class, "demo-train", DoctorCommand.class, "doctor", LabCommand.class, "lab",
+            ServeCommand.class, "serve", RunCommand.class, "run", JobsCommand.class, "jobs", LogsCommand.class,
+            "logs", CommandLine.HelpCommand.class, "help");
+
+    /** The global options that take a value as the next argument. */
+    private static final Set<String> GLOBAL_OPTIONS_WITH_VALUE = Set.of("--procfs-root", "--sysfs-root");
+
     private Context context;
+
+    private static Map<String, Class<?>> subcommands(Object... classAndName) {
+        Map<String, Class<?>> m = new LinkedHashMap<>();
+        for (int i = 0; i < classAndName.length; i += 2) {
+            m.put((String) classAndName[i + 1], (Class<?>) classAndName[i]);
+        }
+        return Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * @param args a command line
+     * @return the subcommands picocli needs for it: the one it names before any other positional argument, or
+     *         all of them when it names none (or not one of them, so that picocli's message lists them)
+     */
+    static Collection<Class<?>> subcommandsFor(String... args) {
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("--")) {
+                break;
+            }
+            if (a.startsWith("-")) {
+                if (GLOBAL_OPTIONS_WITH_VALUE.contains(a)) {
+                    i++;
+                }
+                continue;
+            }
+            Class<?> named = SUBCOMMANDS.get(a);
+            return named == null || named == CommandLine.HelpCommand.class ? SUBCOMMANDS.values() : List.of(named);
+        }
+        return SUBCOMMANDS.values();
+    }
 
     /** Runs the tool and exits with its status. */
     public static void main(String[] args) {
@@ -95,6 +143,9 @@ public final class ProcscopeCli implements Callable<Integer> {
     static int run(PrintStream out, PrintStream err, boolean terminal, int width, String... args) {
         ProcscopeCli root = new ProcscopeCli();
         CommandLine cl = new CommandLine(root);
+        for (Class<?> sub : subcommandsFor(args)) {
+            cl.addSubcommand(sub);
+        }
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExecutionStrategy(parseResult -> {

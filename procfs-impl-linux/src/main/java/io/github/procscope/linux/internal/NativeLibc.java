@@ -155,9 +155,9 @@ public final class NativeLibc {
     /**
      * The snapshot reader's binding: {@code null} until loaded, then the binding, or {@link #PROC_FAILED}.
      * Loading it generates code and takes a few hundred milliseconds, more than a whole snapshot of a
-     * small machine, so a process table asks for it in the background ({@link #startLoadingProcLibC}) and
-     * reads through the JDK until it is there: a one-shot tool never waits for it, a monitor gets it from
-     * its second or third snapshot on.
+     * small machine, so a process table asks for it in the background ({@link #startLoadingProcLibC}) from the
+     * second reader a JVM opens and reads through the JDK until it is there: a one-shot tool never loads it, a
+     * monitor gets it from its third or fourth snapshot on.
      */
     private static volatile Object procState;
     private static final Object PROC_FAILED = new Object();
