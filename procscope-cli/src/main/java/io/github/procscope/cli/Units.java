@@ -1,9 +1,13 @@
 package io.github.procscope.cli;
 
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
-import java.util.Locale;
 
-/** How the tool writes sizes and durations for people. */
+/**
+ * How the tool writes sizes and durations for people. Written by hand rather than with {@code String.format}:
+ * the formatter's first use loads the JDK's locale data, a noticeable part of a one-shot command's start-up.
+ */
 final class Units {
     private Units() {
     }
@@ -15,13 +19,30 @@ final class Units {
         long h = (s / 3600) % 24;
         long m = (s / 60) % 60;
         long sec = s % 60;
+        StringBuilder sb = new StringBuilder(16);
         if (days > 0) {
-            return String.format(Locale.ROOT, "%d-%02d:%02d:%02d", days, h, m, sec);
+            sb.append(days).append('-');
         }
-        if (h > 0) {
-            return String.format(Locale.ROOT, "%02d:%02d:%02d", h, m, sec);
+        if (days > 0 || h > 0) {
+            twoDigits(sb, h).append(':');
         }
-        return String.format(Locale.ROOT, "%02d:%02d", m, sec);
+        return twoDigits(twoDigits(sb, m).append(':'), sec).toString();
+    }
+
+    private static StringBuilder twoDigits(StringBuilder sb, long v) {
+        return (v < 10 ? sb.append('0') : sb).append(v);
+    }
+
+    /**
+     * @return {@code v} with {@code scale} decimals, rounded half up from its shortest decimal form, as
+     *         {@code String.format("%.Nf")} writes it ({@code NaN} and the infinities as Java writes them)
+     */
+    static String decimal(double v, int scale) {
+        if (!Double.isFinite(v)) {
+            return Double.toString(v);
+        }
+        String s = BigDecimal.valueOf(v).setScale(scale, RoundingMode.HALF_UP).toPlainString();
+        return v < 0 && s.charAt(0) != '-' ? "-" + s : s;
     }
 
     /** @return an uptime in words that cannot be read as a clock time: {@code 12 min}, {@code 3 h 5 min}, {@code 2 days 4 h} */
@@ -51,7 +72,7 @@ final class Units {
             v /= 1024;
             u++;
         }
-        return String.format(Locale.ROOT, v >= 100 ? "%.0f%c" : "%.1f%c", v, units.charAt(u));
+        return decimal(v, v >= 100 ? 0 : 1) + units.charAt(u);
     }
 
     /** @return seconds with up to three decimals, as JSON durations are written */
@@ -61,6 +82,6 @@ final class Units {
 
     /** @return a percentage with one decimal */
     static String percent(double p) {
-        return String.format(Locale.ROOT, "%.1f", p);
+        return decimal(p, 1);
     }
 }
