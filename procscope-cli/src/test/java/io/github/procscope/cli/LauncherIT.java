@@ -122,6 +122,47 @@ class LauncherIT {
         }
     }
 
+    /**
+     * The staleness check: a main source or a POM newer than the jar means a build (here refused, with Maven
+     * off the PATH, which shows the launcher decided to build); a newer test source, or a file elsewhere in the
+     * checkout, does not.
+     */
+    @Test
+    void onlyANewerMainSourceOrPomRebuilds(@TempDir Path dir) throws Exception {
+        install(dir);
+        Path jdk = Path.of(System.getProperty("java.home"));
+        // A PATH with the tools the launcher uses, and no Maven.
+        Path bin = Files.createDirectories(dir.resolve("bin"));
+        for (String tool : List.of("sh", "dirname", "find", "mkdir", "sed", "grep", "rm", "readlink", "cksum", "cut",
+                "mv", "head", "cat")) {
+            for (String d : List.of("/usr/bin/", "/bin/")) {
+                if (Files.isExecutable(Path.of(d + tool))) {
+                    Files.createSymbolicLink(bin.resolve(tool), Path.of(d + tool));
+                    break;
+                }
+            }
+        }
+        Map<String, String> noMaven = Map.of("PATH", bin.toString(), "PROCSCOPE_NO_ARCHIVE", "1");
+        Files.createDirectories(dir.resolve(".git/objects"));
+        Files.writeString(dir.resolve(".git/objects/newer"), "x");
+        Path test = Files.createDirectories(dir.resolve("procfs-api/src/test/java")).resolve("NewerTest.java");
+        Files.writeString(test, "class NewerTest {}");
+        Run fresh = run(dir, jdk, List.of(), noMaven);
+        assertEquals(0, fresh.status(), "a newer test source or git object is not a reason to build: " + fresh);
+        assertTrue(fresh.out().contains("PID"), fresh.out());
+
+        Path main = Files.createDirectories(dir.resolve("procfs-api/src/main/java")).resolve("Newer.java");
+        Files.writeString(main, "class Newer {}");
+        Run stale = run(dir, jdk, List.of(), noMaven);
+        assertEquals(2, stale.status(), stale.toString());
+        assertTrue(stale.err().startsWith("procscope: building the tool needs Maven"), stale.err());
+        Files.delete(main);
+
+        Files.writeString(dir.resolve("pom.xml"), "<project/>");
+        Run pom = run(dir, jdk, List.of(), noMaven);
+        assertEquals(2, pom.status(), "a newer POM: " + pom);
+    }
+
     @Test
     void withoutAWritableArchiveLocationTheToolRunsAsBefore(@TempDir Path dir) throws Exception {
         Path jar = install(dir);
