@@ -72,7 +72,7 @@ public final class ProcscopeCli implements Callable<Integer> {
     /**
      * The subcommands by name, in the order the help lists them. Only the one a command line names is given to
      * picocli (building the model of every subcommand by reflection is most of a short command's start-up);
-     * a command line that names none of them (help, an overview, a typo) gets them all.
+     * the help and a typo get them all, the overview and the version none.
      * {@code SubcommandTableTest} holds each name to its class's {@code @Command} name.
      */
     static final Map<String, Class<?>> SUBCOMMANDS = subcommands(PsCommand.class, "ps", TreeCommand.class, "tree",
@@ -99,25 +99,30 @@ public final class ProcscopeCli implements Callable<Integer> {
 
     /**
      * @param args a command line
-     * @return the subcommands picocli needs for it: the one it names before any other positional argument, or
-     *         all of them when it names none (or not one of them, so that picocli's message lists them)
+     * @return the subcommands picocli needs for it: the one it names before any other positional argument; all
+     *         of them for the help, or when it names something else (so that picocli's message can list them);
+     *         none for the overview or the version
      */
     static Collection<Class<?>> subcommandsFor(String... args) {
+        boolean help = false;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.equals("--")) {
-                break;
+                return SUBCOMMANDS.values();
             }
             if (a.startsWith("-")) {
                 if (GLOBAL_OPTIONS_WITH_VALUE.contains(a)) {
                     i++;
                 }
+                // -h, --help, or a cluster of short options with h in it (-Vh)
+                help |= a.equals("--help") || (!a.startsWith("--") && a.indexOf('h') > 0);
                 continue;
             }
             Class<?> named = SUBCOMMANDS.get(a);
             return named == null || named == CommandLine.HelpCommand.class ? SUBCOMMANDS.values() : List.of(named);
         }
-        return SUBCOMMANDS.values();
+        // No subcommand: the help lists them all; the overview and the version need none.
+        return help ? SUBCOMMANDS.values() : List.of();
     }
 
     /** Runs the tool and exits with its status. */

@@ -38,14 +38,19 @@ class SubcommandTableTest {
     }
 
     @Test
-    void aCommandLineNamingNoneOfThemGetsThemAll() {
+    void theHelpAndATypoGetThemAllTheOverviewNone() {
         int all = ProcscopeCli.SUBCOMMANDS.size();
-        assertEquals(all, ProcscopeCli.subcommandsFor().size());
-        assertEquals(all, ProcscopeCli.subcommandsFor("--json").size());
+        assertEquals(all, ProcscopeCli.subcommandsFor("--help").size());
+        assertEquals(all, ProcscopeCli.subcommandsFor("-h").size());
+        assertEquals(all, ProcscopeCli.subcommandsFor("--json", "-Vh").size());
         assertEquals(all, ProcscopeCli.subcommandsFor("help", "ps").size());
         assertEquals(all, ProcscopeCli.subcommandsFor("pss").size());
         assertEquals(all, ProcscopeCli.subcommandsFor("--", "ps").size());
-        assertEquals(all, ProcscopeCli.subcommandsFor("--procfs-root").size());
+        assertEquals(0, ProcscopeCli.subcommandsFor().size());
+        assertEquals(0, ProcscopeCli.subcommandsFor("--json").size());
+        assertEquals(0, ProcscopeCli.subcommandsFor("--version").size());
+        assertEquals(0, ProcscopeCli.subcommandsFor("--procfs-root", "--help-dir", "--json").size());
+        assertEquals(0, ProcscopeCli.subcommandsFor("--procfs-root").size());
     }
 
     private static String[] run(String... args) {
@@ -68,6 +73,11 @@ class SubcommandTableTest {
         String[] typo = run("pss");
         assertEquals("2", typo[0]);
         assertTrue(typo[2].startsWith("procscope: unknown subcommand 'pss'"), typo[2]);
+        String[] version = run("-V");
+        assertEquals("0", version[0]);
+        assertTrue(version[1].startsWith("procscope "), version[1]);
+        String[] overview = run("--procfs-root", "/nonexistent");
+        assertEquals("2", overview[0]);
         String[] helpPs = run("help", "ps");
         assertEquals("0", helpPs[0]);
         assertTrue(helpPs[1].contains("Usage: procscope ps"), helpPs[1]);
