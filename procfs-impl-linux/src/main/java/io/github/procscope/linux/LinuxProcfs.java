@@ -617,7 +617,9 @@ public final class LinuxProcfs implements ProcessTable {
                     return btime;
                 }
                 Instant after = Instant.now();
-                Instant mid = before.plus(Duration.between(before, after).dividedBy(2));
+                // Not Duration.dividedBy: it goes through BigDecimal, whose first use costs a one-shot command
+                // more than its whole snapshot.
+                Instant mid = before.plusNanos(Duration.between(before, after).toNanos() / 2);
                 // /proc/uptime is truncated to 10 ms: the boot instant lies up to 10 ms before now - uptime.
                 Instant estimate = mid.minus(up).minusMillis(5);
                 if (first == null) {

@@ -1,7 +1,5 @@
 package io.github.procscope.cli;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Duration;
 
 /**
@@ -35,14 +33,58 @@ final class Units {
 
     /**
      * @return {@code v} with {@code scale} decimals, rounded half up from its shortest decimal form, as
-     *         {@code String.format("%.Nf")} writes it ({@code NaN} and the infinities as Java writes them)
+     *         {@code String.format("%.Nf")} writes it ({@code NaN} and the infinities as Java writes them).
+     *         Digit by digit on {@link Double#toString}'s digits: {@code BigDecimal}'s first use costs a
+     *         one-shot command more than its whole snapshot.
      */
     static String decimal(double v, int scale) {
         if (!Double.isFinite(v)) {
             return Double.toString(v);
         }
-        String s = BigDecimal.valueOf(v).setScale(scale, RoundingMode.HALF_UP).toPlainString();
-        return v < 0 && s.charAt(0) != '-' ? "-" + s : s;
+        String s = Double.toString(Math.abs(v)); // d.ddd or d.dddE[-]n
+        int e = s.indexOf('E');
+        String mantissa = e < 0 ? s : s.substring(0, e);
+        int dot = mantissa.indexOf('.');
+        StringBuilder digits = new StringBuilder(mantissa.length() + 24).append(mantissa, 0, dot)
+                .append(mantissa, dot + 1, mantissa.length());
+        int point = dot + (e < 0 ? 0 : Integer.parseInt(s.substring(e + 1))); // digits before the point
+        while (point < 1) {
+            digits.insert(0, '0');
+            point++;
+        }
+        int keep = point + scale;
+        while (digits.length() <= keep) {
+            digits.append('0');
+        }
+        boolean up = digits.charAt(keep) >= '5';
+        digits.setLength(keep);
+        for (int i = keep - 1; up && i >= 0; i--) {
+            char c = digits.charAt(i);
+            if (c == '9') {
+                digits.setCharAt(i, '0');
+            } else {
+                digits.setCharAt(i, (char) (c + 1));
+                up = false;
+            }
+        }
+        if (up) {
+            digits.insert(0, '1');
+            point++;
+            keep++;
+        }
+        int lead = 0;
+        while (lead < point - 1 && digits.charAt(lead) == '0') {
+            lead++;
+        }
+        StringBuilder out = new StringBuilder(digits.length() + 2);
+        if (Double.doubleToRawLongBits(v) < 0) {
+            out.append('-');
+        }
+        out.append(digits, lead, point);
+        if (scale > 0) {
+            out.append('.').append(digits, point, keep);
+        }
+        return out.toString();
     }
 
     /** @return an uptime in words that cannot be read as a clock time: {@code 12 min}, {@code 3 h 5 min}, {@code 2 days 4 h} */

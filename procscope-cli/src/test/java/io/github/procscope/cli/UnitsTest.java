@@ -20,7 +20,23 @@ class UnitsTest {
             assertEquals(String.format(Locale.ROOT, "%.1f", v), Units.decimal(v, 1), "v = " + v);
             assertEquals(String.format(Locale.ROOT, "%.0f", v), Units.decimal(v, 0), "v = " + v);
         });
+        qt().withExamples(20_000).forAll(longs().between(0, Long.MAX_VALUE)).checkAssert(bits -> {
+            double v = Double.longBitsToDouble(bits);
+            if (Double.isFinite(v) && Math.abs(v) < 1e12) {
+                // every exponent the format meets: tiny, ordinary and large magnitudes, both signs
+                for (double w : new double[] {v, -v, v * 1e-3, v * 1e3}) {
+                    assertEquals(String.format(Locale.ROOT, "%.1f", w), Units.decimal(w, 1), "w = " + w);
+                    assertEquals(String.format(Locale.ROOT, "%.0f", w), Units.decimal(w, 0), "w = " + w);
+                }
+            }
+        });
         assertEquals("-0.0", Units.decimal(-0.04, 1));
+        assertEquals("-0.0", Units.decimal(-0.0, 1));
+        assertEquals("100", Units.decimal(99.5, 0));
+        assertEquals("10.0", Units.decimal(9.96, 1));
+        assertEquals("12345678.9", Units.decimal(1.23456789e7, 1));
+        assertEquals("0.0", Units.decimal(4.9e-324, 1));
+        assertEquals("1.0", Units.decimal(0.95, 1));
         assertEquals("1.1", Units.decimal(1.05, 1));
         assertEquals("0.2", Units.decimal(0.15, 1));
         assertEquals("NaN", Units.decimal(Double.NaN, 1));
