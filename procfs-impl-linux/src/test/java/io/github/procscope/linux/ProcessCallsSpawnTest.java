@@ -116,7 +116,7 @@ class ProcessCallsSpawnTest {
             assertEquals(Long.toString(calls.selfPid()), stat[1], "ppid: a child of this JVM");
             assertEquals(Long.toString(pid), stat[2], "pgid == pid");
             assertEquals(Long.toString(pid), stat[3], "sid == pid");
-            assertEquals("sleep\0" + "600\0", Files.readString(Path.of("/proc/" + pid + "/cmdline")));
+            assertEquals("sleep\0" + "600\0", afterExec(pid), () -> "stat " + Arrays.toString(stat));
 
             TreeMap<Integer, Path> theirs = descriptors("/proc/" + pid + "/fd");
             TreeMap<Integer, Path> mine = descriptors("/proc/self/fd");
@@ -199,6 +199,23 @@ class ProcessCallsSpawnTest {
         e = assertThrows(IllegalArgumentException.class,
                 () -> calls.spawnInNewSession(List.of("true"), Map.of("A", "b\0c")));
         assertTrue(e.getMessage().contains("environment"), e.getMessage());
+    }
+
+    /**
+     * posix_spawnp returns once the child's exec has replaced its address space, which may be before the kernel
+     * has set the new program's arguments and environment up in it (an empty {@code cmdline} for a moment).
+     *
+     * @return the child's {@code cmdline} once it is there
+     */
+    static String afterExec(long pid) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (true) {
+            String cmdline = Files.readString(Path.of("/proc/" + pid + "/cmdline"));
+            if (!cmdline.isEmpty() || System.nanoTime() > deadline) {
+                return cmdline;
+            }
+            Thread.sleep(2);
+        }
     }
 
     /** @return the fields of /proc/PID/stat after the command: state, ppid, pgrp, session... */

@@ -21,7 +21,8 @@ import java.util.Set;
  * {@code getpgrp}, {@code posix_spawnp} through jnr-posix's native POSIX (never its pure-Java fallback), and
  * the few calls jnr-posix lacks through jnr-ffi: {@code pidfd_open(2)} (by {@code syscall(2)}), {@code poll(2)},
  * {@code waitid(2)}, {@code prctl(2)}. The {@link ProcessCalls} of JDK 17 to 21, where
- * {@code ProcessCalls.get()} chooses the jnr back end. Nothing of jnr leaves this class. Thread-safe: {@code errno} is saved per thread.
+ * {@code ProcessCalls.get()} chooses the jnr back end. Nothing of jnr leaves this class. Thread-safe:
+ * {@code errno} is saved per thread.
  *
  * <p>Loaded once per JVM, on first use (never in a static initializer of a public class); a failure is
  * remembered and reported as {@link SignalsUnavailableException} on every later attempt.
