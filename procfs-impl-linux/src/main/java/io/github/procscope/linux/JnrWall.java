@@ -16,6 +16,11 @@ import java.nio.ByteOrder;
  */
 final class JnrWall implements NativeWall {
     private static final int CHUNK = 16 * 1024;
+    /**
+     * Room for glibc's opaque {@code posix_spawn_file_actions_t} (80 bytes on 64-bit Linux) and
+     * {@code posix_spawnattr_t} (336 bytes), with a wide margin.
+     */
+    private static final int SPAWN_STRUCT_BYTES = 1024;
 
     private final WallLibC libc;
     private final jnr.ffi.Runtime runtime;
@@ -201,6 +206,70 @@ final class JnrWall implements NativeWall {
     public long prctl(int option, long arg2, long arg3, long arg4, long arg5) {
         int r = libc.prctl(option, arg2, arg3, arg4, arg5);
         return r < 0 ? errno() : r;
+    }
+
+    @Override
+    public int childSubreaper() {
+        Pointer flag = Memory.allocateDirect(runtime, 8);
+        flag.putInt(0, 0);
+        int r = libc.prctl(PR_GET_CHILD_SUBREAPER, flag.address(), 0, 0, 0);
+        return r < 0 ? errno() : flag.getInt(0);
+    }
+
+    @Override
+    public long spawnp(byte[] file, byte[][] argv, byte[][] envp, int[] closeFds, short flags) {
+        NativeWalls.checkPath(file);
+        java.util.List<Pointer> strings = new java.util.ArrayList<>(); // kept reachable until the call returns
+        Pointer argvZ = cStrings(argv, strings);
+        Pointer envpZ = cStrings(envp, strings);
+        Pointer actions = Memory.allocateDirect(runtime, SPAWN_STRUCT_BYTES);
+        Pointer attr = Memory.allocateDirect(runtime, SPAWN_STRUCT_BYTES);
+        int r = libc.posix_spawn_file_actions_init(actions);
+        if (r != 0) {
+            return -r;
+        }
+        try {
+            for (int fd : closeFds) {
+                r = libc.posix_spawn_file_actions_addclose(actions, fd);
+                if (r != 0) {
+                    return -r;
+                }
+            }
+            r = libc.posix_spawnattr_init(attr);
+            if (r != 0) {
+                return -r;
+            }
+            try {
+                r = libc.posix_spawnattr_setflags(attr, flags);
+                if (r != 0) {
+                    return -r;
+                }
+                int[] pid = new int[1];
+                r = libc.posix_spawnp(pid, file, actions, attr, argvZ, envpZ);
+                return r != 0 ? -r : pid[0];
+            } finally {
+                libc.posix_spawnattr_destroy(attr);
+            }
+        } finally {
+            libc.posix_spawn_file_actions_destroy(actions);
+            java.lang.ref.Reference.reachabilityFence(strings);
+        }
+    }
+
+    /** @return a {@code NULL}-ended array of C strings in native memory, each string added to {@code keep} */
+    private Pointer cStrings(byte[][] zs, java.util.List<Pointer> keep) {
+        Pointer array = Memory.allocateDirect(runtime, 8L * (zs.length + 1));
+        for (int i = 0; i < zs.length; i++) {
+            int n = NativeWalls.checkPath(zs[i]);
+            Pointer s = Memory.allocateDirect(runtime, n + 1);
+            s.put(0, zs[i], 0, n);
+            s.putByte(n, (byte) 0);
+            keep.add(s);
+            array.putPointer(8L * i, s);
+        }
+        array.putAddress(8L * zs.length, 0L);
+        keep.add(array);
+        return array;
     }
 
     @Override

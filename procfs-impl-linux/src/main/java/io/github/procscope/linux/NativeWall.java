@@ -59,6 +59,9 @@ interface NativeWall {
 
     int ENOSYS = 38;
 
+    /** glibc's {@code POSIX_SPAWN_SETSID} (glibc 2.26+): the child calls {@code setsid()} before it execs. */
+    short POSIX_SPAWN_SETSID = 0x80;
+
     /** @return {@code "ffm"} or {@code "jnr"} */
     String name();
 
@@ -160,6 +163,31 @@ interface NativeWall {
      * @return the call's result (&gt;= 0), or minus the errno
      */
     long prctl(int option, long arg2, long arg3, long arg4, long arg5);
+
+    /**
+     * {@code prctl(PR_GET_CHILD_SUBREAPER, &flag)}: whether this process is the child subreaper of its
+     * descendants.
+     *
+     * @return 1 (it is) or 0 (it is not), or minus the errno
+     */
+    int childSubreaper();
+
+    /**
+     * {@code posix_spawnp(&pid, file, &actions, &attr, argv, envp)}: the file actions hold one
+     * {@code posix_spawn_file_actions_addclose} per descriptor of {@code closeFds}, in order, and the
+     * attributes the flags {@code posix_spawnattr_setflags} sets; both are destroyed before this returns. glibc
+     * ignores a close action on a descriptor that is already closed in the child. The file is looked up on the
+     * {@code PATH} of this process (not of {@code envp}) unless it holds a {@code /}.
+     *
+     * @param file     a C string, as from {@link #path(String)}
+     * @param argv     the arguments, each a C string (the array is ended by {@code NULL} here)
+     * @param envp     the whole environment, each entry a {@code NAME=value} C string
+     * @param closeFds the descriptors the child closes before it execs
+     * @param flags    {@code POSIX_SPAWN_} flags, e.g. {@link #POSIX_SPAWN_SETSID}
+     * @return the child's pid (&gt; 0), or minus the error number ({@code -ENOENT}: no such program;
+     *         {@code -EBADF}: a descriptor out of range)
+     */
+    long spawnp(byte[] file, byte[][] argv, byte[][] envp, int[] closeFds, short flags);
 
     /**
      * {@code statvfs(path, &buf)}, its eleven fields in order ({@code f_bsize, f_frsize, f_blocks, f_bfree,

@@ -6,12 +6,15 @@ import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * The process calls of the signal module ({@code io.github.procscope.linux.signals}: {@code LinuxSignals},
- * {@code ExitWaiter}, {@code GracefulStop}), whichever back end of the native wall carries them:
+ * {@code ExitWaiter}, {@code GracefulStop}) and of the job supervisor ({@code io.github.procscope.linux.jobs}:
+ * spawning in a new session, reaping, the child subreaper), whichever back end of the native wall carries them:
  * {@link NativeAccess} (jnr-posix, JDK 17 to 21) or {@link WallProcessCalls} over the FFM back end (JDK 22+).
  * Public only so that the signal package can reach it; this package is not API (the module exports it to
  * no one). Thread-safe.
@@ -103,4 +106,81 @@ public interface ProcessCalls {
      * @return the exact exit status, if the pid is a child of this JVM that has ended and not been reaped
      */
     Optional<ExitStatus> peekChildExit(long pid);
+
+    /**
+     * Reaps an ended child of this JVM ({@code waitid(P_PID, pid, WEXITED | WNOHANG)}). Only for children the
+     * caller owns: never for those of {@link ProcessBuilder}, whose exit status the JDK waits for.
+     *
+     * @param pid a child's pid
+     * @return its exit status, if it had ended and was reaped now
+     */
+    Optional<ExitStatus> reapChild(long pid);
+
+    /**
+     * Makes this JVM the child subreaper of its descendants, or stops it being one
+     * ({@code prctl(PR_SET_CHILD_SUBREAPER, on)}): while it is one, an orphaned descendant is re-parented to
+     * this JVM instead of to PID 1 (or the nearest subreaper above).
+     *
+     * @param on whether to be one
+     * @return 0, or the errno
+     */
+    int setChildSubreaper(boolean on);
+
+    /**
+     * @return whether this JVM is the child subreaper of its descendants ({@code prctl(PR_GET_CHILD_SUBREAPER)})
+     * @throws IllegalStateException if the kernel refuses to say
+     */
+    boolean childSubreaper();
+
+    /**
+     * Starts a program in a new session ({@code posix_spawnp} with {@code POSIX_SPAWN_SETSID}): its pid is its
+     * session and process group id; it inherits this JVM's standard streams and working directory, and no other
+     * descriptor open when it is spawned (each one {@link #descriptorsToClose()} lists is closed in the child, as
+     * {@link ProcessBuilder} does; one opened by another thread during the call may slip through). It is a child
+     * of this JVM that the JDK does not know, to be reaped with {@link #reapChild(long)}.
+     *
+     * @param argv the program (looked up on this JVM's {@code PATH} unless it holds a {@code /}) and its
+     *             arguments, none holding NUL
+     * @param env  its whole environment
+     * @return the pid, or the error number ({@code ENOENT}: not found)
+     */
+    Spawned spawnInNewSession(List<String> argv, Map<String, String> env);
+
+    /** What {@link #spawnInNewSession} gave: a pid, or an error number. */
+    record Spawned(long pid, int errno) {
+        /** {@code ENOENT}. */
+        static final int ENOENT = 2;
+
+        /** @return whether the program was not found */
+        public boolean notFound() {
+            return errno == ENOENT;
+        }
+    }
+
+    /**
+     * The descriptor rule of {@link #spawnInNewSession}, one for every back end.
+     *
+     * @return every descriptor above 2 this JVM has open now (read from {@code /proc/self/fd}), ascending
+     */
+    static int[] descriptorsToClose() {
+        java.io.File[] fds = new java.io.File("/proc/self/fd").listFiles();
+        if (fds == null) {
+            return new int[0];
+        }
+        int[] out = new int[fds.length];
+        int n = 0;
+        for (java.io.File f : fds) {
+            try {
+                int fd = Integer.parseInt(f.getName());
+                if (fd > 2) {
+                    out[n++] = fd;
+                }
+            } catch (NumberFormatException e) {
+                // not a descriptor entry
+            }
+        }
+        int[] sorted = java.util.Arrays.copyOf(out, n);
+        java.util.Arrays.sort(sorted);
+        return sorted;
+    }
 }

@@ -4,6 +4,8 @@ import io.github.procscope.linux.internal.NativeAccess;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -164,11 +166,20 @@ final class WallProcessCalls implements ProcessCalls {
 
     @Override
     public Optional<ExitStatus> peekChildExit(long pid) {
+        return waitChild(pid, NativeWall.WEXITED | NativeWall.WNOHANG | NativeWall.WNOWAIT);
+    }
+
+    @Override
+    public Optional<ExitStatus> reapChild(long pid) {
+        return waitChild(pid, NativeWall.WEXITED | NativeWall.WNOHANG);
+    }
+
+    private Optional<ExitStatus> waitChild(long pid, int options) {
         if (pid <= 0 || pid > Integer.MAX_VALUE) {
             return Optional.empty();
         }
         ChildState cs = new ChildState();
-        int rc = wall.waitid(NativeWall.P_PID, pid, NativeWall.WEXITED | NativeWall.WNOHANG | NativeWall.WNOWAIT, cs);
+        int rc = wall.waitid(NativeWall.P_PID, pid, options, cs);
         if (rc != 0 || cs.pid != pid) {
             return Optional.empty(); // ECHILD (not our child, or reaped), or WNOHANG and still running
         }
@@ -184,5 +195,46 @@ final class WallProcessCalls implements ProcessCalls {
             default:
                 return Optional.empty();
         }
+    }
+
+    @Override
+    public int setChildSubreaper(boolean on) {
+        long r = wall.prctl(NativeWall.PR_SET_CHILD_SUBREAPER, on ? 1 : 0, 0, 0, 0);
+        return r < 0 ? (int) -r : 0;
+    }
+
+    @Override
+    public boolean childSubreaper() {
+        int r = wall.childSubreaper();
+        if (r < 0) {
+            throw new IllegalStateException("prctl(PR_GET_CHILD_SUBREAPER) failed with errno " + -r);
+        }
+        return r != 0;
+    }
+
+    @Override
+    public Spawned spawnInNewSession(List<String> argv, Map<String, String> env) {
+        if (argv.isEmpty()) {
+            throw new IllegalArgumentException("nothing to spawn: an empty command");
+        }
+        byte[][] args = new byte[argv.size()][];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = cString("a command word", argv.get(i));
+        }
+        byte[][] envp = new byte[env.size()][];
+        int i = 0;
+        for (Map.Entry<String, String> e : env.entrySet()) {
+            envp[i++] = cString("an environment variable", e.getKey() + "=" + e.getValue());
+        }
+        long pid = wall.spawnp(args[0], args, envp, ProcessCalls.descriptorsToClose(), NativeWall.POSIX_SPAWN_SETSID);
+        return pid > 0 ? new Spawned(pid, 0) : new Spawned(-1, (int) Math.max(1, -pid));
+    }
+
+    /** @return {@code s} in UTF-8 with a terminating NUL; refuses a NUL inside, naming what it was */
+    private static byte[] cString(String what, String s) {
+        if (s.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(what + " holds a NUL character: " + s.replace('\0', '?'));
+        }
+        return NativeWall.path(s);
     }
 }

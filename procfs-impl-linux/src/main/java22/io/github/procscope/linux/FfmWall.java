@@ -105,6 +105,33 @@ final class FfmWall implements NativeWall {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Base.CAPTURE);
     }
 
+    /**
+     * Spawning (the job supervisor's): {@code posix_spawnp} and the calls that build and destroy its file
+     * actions and attributes. Each returns an error number itself; none sets {@code errno}.
+     */
+    private static final class Spawn {
+        static final MethodHandle ACTIONS_INIT = Base.handle("posix_spawn_file_actions_init",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        static final MethodHandle ACTIONS_ADDCLOSE = Base.handle("posix_spawn_file_actions_addclose",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        static final MethodHandle ACTIONS_DESTROY = Base.handle("posix_spawn_file_actions_destroy",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        static final MethodHandle ATTR_INIT = Base.handle("posix_spawnattr_init",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        static final MethodHandle ATTR_SETFLAGS = Base.handle("posix_spawnattr_setflags",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_SHORT));
+        static final MethodHandle ATTR_DESTROY = Base.handle("posix_spawnattr_destroy",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS));
+        static final MethodHandle SPAWNP = Base.handle("posix_spawnp",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+    }
+
+    /**
+     * Room for glibc's opaque {@code posix_spawn_file_actions_t} (80 bytes on 64-bit Linux) and
+     * {@code posix_spawnattr_t} (336 bytes), with a wide margin.
+     */
+    private static final long SPAWN_STRUCT_BYTES = 1024;
+
     /** The socket calls (the process connector's netlink socket). */
     private static final class Net {
         static final MethodHandle SOCKET = Base.handle("socket",
@@ -390,6 +417,79 @@ final class FfmWall implements NativeWall {
     }
 
     @Override
+    public int childSubreaper() {
+        Buffers b = buffers.get();
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment flag = call.allocate(JAVA_INT);
+            int r = (int) Misc.PRCTL.invokeExact(b.state, PR_GET_CHILD_SUBREAPER, flag.address(), 0L, 0L, 0L);
+            return r < 0 ? b.errno() : flag.get(JAVA_INT, 0);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long spawnp(byte[] file, byte[][] argv, byte[][] envp, int[] closeFds, short flags) {
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment fileZ = cString(call, file);
+            MemorySegment argvZ = cStrings(call, argv);
+            MemorySegment envpZ = cStrings(call, envp);
+            MemorySegment pid = call.allocate(JAVA_INT);
+            MemorySegment actions = call.allocate(SPAWN_STRUCT_BYTES, 16);
+            MemorySegment attr = call.allocate(SPAWN_STRUCT_BYTES, 16);
+            int r = (int) Spawn.ACTIONS_INIT.invokeExact(actions);
+            if (r != 0) {
+                return -r;
+            }
+            try {
+                for (int fd : closeFds) {
+                    r = (int) Spawn.ACTIONS_ADDCLOSE.invokeExact(actions, fd);
+                    if (r != 0) {
+                        return -r;
+                    }
+                }
+                r = (int) Spawn.ATTR_INIT.invokeExact(attr);
+                if (r != 0) {
+                    return -r;
+                }
+                try {
+                    r = (int) Spawn.ATTR_SETFLAGS.invokeExact(attr, flags);
+                    if (r != 0) {
+                        return -r;
+                    }
+                    r = (int) Spawn.SPAWNP.invokeExact(pid, fileZ, actions, attr, argvZ, envpZ);
+                    return r != 0 ? -r : pid.get(JAVA_INT, 0);
+                } finally {
+                    int ignored = (int) Spawn.ATTR_DESTROY.invokeExact(attr);
+                }
+            } finally {
+                int ignored = (int) Spawn.ACTIONS_DESTROY.invokeExact(actions);
+            }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** @return a C string (the bytes up to the first NUL, and the NUL) in the call's memory */
+    private static MemorySegment cString(Arena call, byte[] z) {
+        int n = NativeWalls.checkPath(z);
+        MemorySegment s = call.allocate(n + 1L);
+        MemorySegment.copy(z, 0, s, JAVA_BYTE, 0, n);
+        s.set(JAVA_BYTE, n, (byte) 0);
+        return s;
+    }
+
+    /** @return a {@code NULL}-ended array of C strings in the call's memory */
+    private static MemorySegment cStrings(Arena call, byte[][] zs) {
+        MemorySegment array = call.allocate(ADDRESS, zs.length + 1L);
+        for (int i = 0; i < zs.length; i++) {
+            array.setAtIndex(ADDRESS, i, cString(call, zs[i]));
+        }
+        array.setAtIndex(ADDRESS, zs.length, MemorySegment.NULL);
+        return array;
+    }
+
+    @Override
     public int statvfs(byte[] path, long[] out) {
         Buffers b = buffers.get();
         if (!b.setPath(path)) {
@@ -482,6 +582,8 @@ final class FfmWall implements NativeWall {
     /** The libc symbols this wall binds. */
     private static final List<String> SYMBOLS = List.of("getpid", "getpgrp", "kill", "syscall", "openat", "read",
             "close", "statx", "poll", "waitid", "ioctl", "prctl", "statvfs", "socket", "setsockopt", "bind",
-            "send", "recv");
+            "send", "recv", "posix_spawnp", "posix_spawn_file_actions_init", "posix_spawn_file_actions_addclose",
+            "posix_spawn_file_actions_destroy", "posix_spawnattr_init", "posix_spawnattr_setflags",
+            "posix_spawnattr_destroy");
 
 }

@@ -298,6 +298,34 @@ class NativeWallTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ffm", "jnr"})
+    void spawnpStartsAChildOrGivesTheErrorNumber(String name) {
+        NativeWall w = wall(name);
+        byte[][] argv = {NativeWall.path("sh"), NativeWall.path("-c"), NativeWall.path("exit $0"), NativeWall.path("9")};
+        byte[][] envp = {NativeWall.path("PATH=/usr/bin:/bin")};
+        long pid = w.spawnp(argv[0], argv, envp, new int[0], NativeWall.POSIX_SPAWN_SETSID);
+        assertTrue(pid > 0, "posix_spawnp: " + pid);
+        ChildState cs = new ChildState();
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (w.waitid(NativeWall.P_PID, pid, NativeWall.WEXITED | NativeWall.WNOHANG, cs) == 0 && cs.pid == 0) {
+            assertTrue(System.nanoTime() < deadline, "child " + pid + " did not end");
+            Thread.onSpinWait();
+        }
+        assertEquals(pid, cs.pid, "reaped");
+        assertEquals(ChildState.CLD_EXITED, cs.code);
+        assertEquals(9, cs.status, "its argv reached it: exit $0 with $0 = 9");
+        assertEquals(-10, w.waitid(NativeWall.P_PID, pid, NativeWall.WEXITED | NativeWall.WNOHANG, cs),
+                "ECHILD once reaped");
+
+        assertEquals(-ENOENT, w.spawnp(NativeWall.path("procscope-no-such-program-x1"),
+                new byte[][] {NativeWall.path("x")}, envp, new int[0], (short) 0));
+        assertEquals(-EBADF, w.spawnp(argv[0], argv, envp, new int[] {-1}, (short) 0),
+                "a close action on a negative descriptor is refused before anything starts");
+        assertThrows(IllegalArgumentException.class, () -> w.spawnp(new byte[] {'s', 'h'}, argv, envp, new int[0],
+                (short) 0), "a C string ends with NUL");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
     void statvfsAgreesWithTheJdk(String name, @TempDir Path tmp) throws IOException {
         NativeWall w = wall(name);
         long[] v = new long[11];

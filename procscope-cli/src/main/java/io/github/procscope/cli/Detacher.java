@@ -156,10 +156,6 @@ final class Detacher {
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
         cmd.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
                 "--enable-native-access=ALL-UNNAMED"));
-        if (Runtime.version().feature() >= 23) {
-            // The supervisor reaps through jnr, whose jffi would warn about sun.misc.Unsafe into the job's log.
-            cmd.add("--sun-misc-unsafe-memory-access=allow");
-        }
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith("procscope.") || name.startsWith("jna.")) {
                 cmd.add("-D" + name + "=" + System.getProperty(name));

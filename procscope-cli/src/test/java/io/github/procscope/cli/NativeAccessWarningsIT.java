@@ -92,7 +92,8 @@ class NativeAccessWarningsIT {
         Process sleeper = new ProcessBuilder("sleep", "60").start();
         try {
             List<List<String>> commands = List.of(List.of("ps"), List.of("df"), List.of("tree", "1"),
-                    List.of("stop", "--grace", "5s", Long.toString(sleeper.pid())), List.of("gpu"));
+                    List.of("stop", "--grace", "5s", Long.toString(sleeper.pid())), List.of("gpu"),
+                    List.of("run", "--", "sh", "-c", "exit 0"));
             for (List<String> args : commands) {
                 List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Djava.io.tmpdir=" + tmp,
                         "-Dprocscope.nvml.library=" + nvmlDouble(), "-jar", jar.toString()));

@@ -18,9 +18,11 @@ import java.util.Set;
 
 /**
  * Native calls for processes, over the bindings {@link NativeLibc} loads: {@code kill(2)}, {@code getpid},
- * {@code getpgrp} through jnr-posix's native POSIX (never its pure-Java fallback), and the few calls
- * jnr-posix lacks through jnr-ffi: {@code pidfd_open(2)} (by {@code syscall(2)}), {@code poll(2)},
- * {@code waitid(2)}. Nothing of jnr leaves this class. Thread-safe: {@code errno} is saved per thread.
+ * {@code getpgrp}, {@code posix_spawnp} through jnr-posix's native POSIX (never its pure-Java fallback), and
+ * the few calls jnr-posix lacks through jnr-ffi: {@code pidfd_open(2)} (by {@code syscall(2)}), {@code poll(2)},
+ * {@code waitid(2)}, {@code prctl(2)}. The {@link ProcessCalls} of JDK 17 to 21, where
+ * {@code ProcessCalls.get()} chooses the jnr back end. Nothing of jnr leaves this class. Thread-safe:
+ * {@code errno} is saved per thread.
  *
  * <p>Loaded once per JVM, on first use (never in a static initializer of a public class); a failure is
  * remembered and reported as {@link SignalsUnavailableException} on every later attempt.
@@ -51,9 +53,9 @@ public final class NativeAccess implements ProcessCalls {
     private static final int CLD_DUMPED = 3;
     private static final int SIGINFO_SIZE = 128;
     private static final int PR_SET_CHILD_SUBREAPER = 36;
+    private static final int PR_GET_CHILD_SUBREAPER = 37;
     /** glibc's {@code POSIX_SPAWN_SETSID} (since 2.26): the child calls {@code setsid()} before exec. */
     private static final short POSIX_SPAWN_SETSID = 0x80;
-    private static final int ENOENT = 2;
 
     private static final Object LOCK = new Object();
     private static NativeAccess instance;
@@ -317,42 +319,37 @@ public final class NativeAccess implements ProcessCalls {
         }
     }
 
-    /**
-     * Makes this JVM the child subreaper of its descendants, or stops it being one
-     * ({@code prctl(PR_SET_CHILD_SUBREAPER, on)}): while it is one, an orphaned descendant is re-parented to
-     * this JVM instead of to PID 1 (or the nearest subreaper above).
-     *
-     * @param on whether to be one
-     * @return 0, or the errno
-     */
+    @Override
     public int setChildSubreaper(boolean on) {
         int rc = libc.prctl(PR_SET_CHILD_SUBREAPER, on ? 1 : 0, 0, 0, 0);
         return rc == 0 ? 0 : Math.max(1, runtime.getLastError());
     }
 
-    /** What {@link #spawnInNewSession} gave: a pid, or an errno. */
-    public record Spawned(long pid, int errno) {
-        /** @return whether the program was not found */
-        public boolean notFound() {
-            return errno == ENOENT;
+    @Override
+    public boolean childSubreaper() {
+        Pointer flag = Memory.allocateDirect(runtime, 8);
+        flag.putInt(0, 0);
+        int rc = libc.prctl(PR_GET_CHILD_SUBREAPER, flag.address(), 0, 0, 0);
+        if (rc != 0) {
+            throw new IllegalStateException("prctl(PR_GET_CHILD_SUBREAPER) failed with errno "
+                    + Math.max(1, runtime.getLastError()));
         }
+        return flag.getInt(0) != 0;
     }
 
     /**
-     * Starts a program in a new session ({@code posix_spawnp} with {@code POSIX_SPAWN_SETSID}): its pid is
-     * its session and process group id; it inherits this JVM's standard streams and working directory, and no
-     * other descriptor open when it is spawned (each is closed in the child, as {@link ProcessBuilder} does;
-     * one opened by another thread during the call may slip through). It
-     * is a child of this JVM that the JDK does not know, to be reaped with {@link #reapChild(long)}.
-     *
-     * @param argv the program (looked up on PATH) and its arguments
-     * @param env  its whole environment
-     * @return the pid, or the errno ({@code ENOENT}: not found)
+     * {@inheritDoc} Through jnr-posix's {@code posix_spawnp}.
      */
+    @Override
     public Spawned spawnInNewSession(List<String> argv, Map<String, String> env) {
         List<CharSequence> envp = new ArrayList<>();
         env.forEach((k, v) -> envp.add(k + "=" + v));
-        long pid = posix.posix_spawnp(argv.get(0), closeInheritedDescriptors(),
+        List<jnr.posix.SpawnFileAction> close = new ArrayList<>();
+        for (int fd : ProcessCalls.descriptorsToClose()) {
+            // glibc ignores a close action on a descriptor that was closed meanwhile.
+            close.add(jnr.posix.SpawnFileAction.close(fd));
+        }
+        long pid = posix.posix_spawnp(argv.get(0), close,
                 List.of(jnr.posix.SpawnAttribute.flags(POSIX_SPAWN_SETSID)), new ArrayList<>(argv), envp);
         if (pid <= 0) {
             return new Spawned(-1, Math.max(1, posix.errno()));
@@ -360,34 +357,7 @@ public final class NativeAccess implements ProcessCalls {
         return new Spawned(pid, 0);
     }
 
-    /** @return a close action for every descriptor above 2 this JVM has open now */
-    private static List<jnr.posix.SpawnFileAction> closeInheritedDescriptors() {
-        List<jnr.posix.SpawnFileAction> out = new ArrayList<>();
-        java.io.File[] fds = new java.io.File("/proc/self/fd").listFiles();
-        if (fds == null) {
-            return out;
-        }
-        for (java.io.File f : fds) {
-            try {
-                int fd = Integer.parseInt(f.getName());
-                if (fd > 2) {
-                    // glibc ignores a close action on a descriptor that was closed meanwhile.
-                    out.add(jnr.posix.SpawnFileAction.close(fd));
-                }
-            } catch (NumberFormatException e) {
-                // not a descriptor entry
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Reaps an ended child of this JVM ({@code waitid(P_PID, pid, WEXITED | WNOHANG)}). Only for children
-     * the caller owns: never for those of {@link ProcessBuilder}, whose exit status the JDK waits for.
-     *
-     * @param pid a child's pid
-     * @return its exit status, if it had ended and was reaped now
-     */
+    @Override
     public Optional<ExitStatus> reapChild(long pid) {
         return waitChild(pid, WEXITED | WNOHANG);
     }

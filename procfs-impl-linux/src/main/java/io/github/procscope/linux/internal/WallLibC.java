@@ -40,6 +40,20 @@ public interface WallLibC {
 
     int statvfs(@In byte[] path, @Out Pointer buf);
 
+    int posix_spawn_file_actions_init(Pointer actions);
+
+    int posix_spawn_file_actions_addclose(Pointer actions, int fd);
+
+    int posix_spawn_file_actions_destroy(Pointer actions);
+
+    int posix_spawnattr_init(Pointer attr);
+
+    int posix_spawnattr_setflags(Pointer attr, short flags);
+
+    int posix_spawnattr_destroy(Pointer attr);
+
+    int posix_spawnp(@Out int[] pid, @In byte[] file, Pointer actions, Pointer attr, Pointer argv, Pointer envp);
+
     int socket(int domain, int type, int protocol);
 
     int setsockopt(int fd, int level, int name, @In byte[] value, int len);

@@ -5,7 +5,7 @@ import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.linux.internal.NativeAccess;
+import io.github.procscope.linux.ProcessCalls;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,7 +32,7 @@ final class InitReaper {
     private static final long SCAN_MS = 50;
     private static final long LINGER_MS = 2_000;
 
-    private final NativeAccess nat;
+    private final ProcessCalls nat;
     private final ProcessTable table;
     private final long selfPid;
     private final long selfGroup;
@@ -43,7 +43,7 @@ final class InitReaper {
     /** Zombie children of this JVM's process group not known as adopted, with when a scan first saw each. */
     private Map<ProcessKey, Long> lingering = new HashMap<>();
 
-    InitReaper(NativeAccess nat, ProcessTable table) {
+    InitReaper(ProcessCalls nat, ProcessTable table) {
         this.nat = Objects.requireNonNull(nat, "nat");
         this.table = Objects.requireNonNull(table, "table");
         this.selfPid = nat.selfPid();

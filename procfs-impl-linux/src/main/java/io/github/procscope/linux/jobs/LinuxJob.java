@@ -24,7 +24,7 @@ import io.github.procscope.api.job.Straggler;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.Signals;
-import io.github.procscope.linux.internal.NativeAccess;
+import io.github.procscope.linux.ProcessCalls;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -54,7 +54,7 @@ final class LinuxJob implements Job {
     private final JobSpec spec;
     private final ProcessKey leader;
     private final Instant started;
-    private final NativeAccess nat;
+    private final ProcessCalls nat;
     private final ProcessTable table;
     private final Signals signals;
     private final KernelLog kernelLog;
@@ -83,7 +83,7 @@ final class LinuxJob implements Job {
     private volatile boolean ended;
     private PreemptionGuard guard;
 
-    LinuxJob(JobSpec spec, ProcessKey leader, Instant started, NativeAccess nat, ProcessTable table, Signals signals,
+    LinuxJob(JobSpec spec, ProcessKey leader, Instant started, ProcessCalls nat, ProcessTable table, Signals signals,
              KernelLog kernelLog, ProcessMemory memory, JobTreeSampler sampler, Optional<Gpus> gpus,
              Optional<JobCgroup> cgroup) {
         this.memory = memory;

@@ -11,7 +11,7 @@ import io.github.procscope.api.job.JobSupervisor;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
-import io.github.procscope.linux.internal.NativeAccess;
+import io.github.procscope.linux.ProcessCalls;
 
 import java.nio.file.Path;
 import java.time.Instant;
@@ -74,7 +74,7 @@ public final class LinuxJobSupervisor implements JobSupervisor {
 
     private Job start(JobSpec spec, Optional<Gpus> gpus) {
         Objects.requireNonNull(spec, "spec");
-        NativeAccess nat = NativeAccess.get();
+        ProcessCalls nat = ProcessCalls.get();
         Map<String, String> env = new HashMap<>(System.getenv());
         env.putAll(spec.environment());
         Optional<JobCgroup> cgroup = Optional.empty();
@@ -119,7 +119,7 @@ public final class LinuxJobSupervisor implements JobSupervisor {
         }
         startInitReaperIfPidOne(nat);
         Instant started = Instant.now();
-        NativeAccess.Spawned s;
+        ProcessCalls.Spawned s;
         synchronized (LEADERS) {
             s = nat.spawnInNewSession(argv, env);
             if (s.pid() > 0) {
@@ -154,14 +154,14 @@ public final class LinuxJobSupervisor implements JobSupervisor {
      *
      * @return its exit status, if it was reaped now
      */
-    static Optional<io.github.procscope.api.signals.ExitStatus> reapUnlessLeader(NativeAccess nat, long pid) {
+    static Optional<io.github.procscope.api.signals.ExitStatus> reapUnlessLeader(ProcessCalls nat, long pid) {
         synchronized (LEADERS) {
             return LEADERS.contains(pid) ? Optional.empty() : nat.reapChild(pid);
         }
     }
 
     /** Reaps a job's first process, once it has ended. @return its exit status, if it had ended */
-    static Optional<io.github.procscope.api.signals.ExitStatus> reapLeader(NativeAccess nat, long pid) {
+    static Optional<io.github.procscope.api.signals.ExitStatus> reapLeader(ProcessCalls nat, long pid) {
         synchronized (LEADERS) {
             Optional<io.github.procscope.api.signals.ExitStatus> s = nat.reapChild(pid);
             if (s.isPresent()) {
@@ -175,7 +175,7 @@ public final class LinuxJobSupervisor implements JobSupervisor {
      * As PID 1 of its PID namespace, this JVM is the init of every process there: from the first job on, an
      * {@link InitReaper} reaps the orphans that end, whatever their origin.
      */
-    private void startInitReaperIfPidOne(NativeAccess nat) {
+    private void startInitReaperIfPidOne(ProcessCalls nat) {
         synchronized (LEADERS) {
             if (!initReaperStarted && nat.selfPid() == 1) {
                 initReaperStarted = true;
@@ -210,7 +210,7 @@ public final class LinuxJobSupervisor implements JobSupervisor {
     private static final Object SUBREAPER_LOCK = new Object();
     private static int runningJobs;
 
-    private static void becomeSubreaper(NativeAccess nat) {
+    private static void becomeSubreaper(ProcessCalls nat) {
         synchronized (SUBREAPER_LOCK) {
             if (runningJobs == 0) {
                 int errno = nat.setChildSubreaper(true);
@@ -224,7 +224,7 @@ public final class LinuxJobSupervisor implements JobSupervisor {
     }
 
     /** Called once by each job whose start got past {@link #becomeSubreaper}, when it has ended. */
-    static void jobEnded(NativeAccess nat) {
+    static void jobEnded(ProcessCalls nat) {
         synchronized (SUBREAPER_LOCK) {
             runningJobs--;
             if (runningJobs == 0) {

@@ -631,6 +631,9 @@ public final class LinuxSignals implements Signals {
      * @return whether {@code p} is a kernel thread: {@code PF_KTHREAD}, a child of kthreadd, or a live task with
      *         no address space ({@link #hasNoMm})
      */
+    /** {@code PF_EXITING} of {@code linux/sched.h}: the task is in {@code do_exit}. */
+    private static final long PF_EXITING = 0x4;
+
     private boolean isKernelThread(ProcessInfo p) {
         if (p.isKernelThread()) {
             return true;
@@ -652,10 +655,13 @@ public final class LinuxSignals implements Signals {
      * without {@code PF_KTHREAD} in {@code stat}, a kernel thread shown with parent 0): it has no address space
      * ({@code mm} is NULL), which {@code /proc} shows as a {@code vsize} of 0, a {@code statm} of zeros and an
      * empty {@code cmdline}. A zombie or a dead task shows the same, having given its address space back, and is
-     * not a kernel thread. Only a task with {@code vsize} 0 costs the extra read of {@code cmdline}.
+     * not a kernel thread; so is a process on its way there, which gives its address space back in
+     * {@code do_exit} after it has set {@code PF_EXITING} and before it shows as a zombie. Only a task with
+     * {@code vsize} 0 costs the extra read of {@code cmdline}.
      */
     private boolean hasNoMm(ProcessInfo p) {
-        if (p.vszBytes() != 0 || p.state() == ProcessState.ZOMBIE || p.state() == ProcessState.DEAD) {
+        if (p.vszBytes() != 0 || p.state() == ProcessState.ZOMBIE || p.state() == ProcessState.DEAD
+                || (p.stat().flags() & PF_EXITING) != 0) {
             return false;
         }
         if (p.statm().isPresent() && (p.statm().get().sizeBytes() != 0 || p.statm().get().residentBytes() != 0)) {

@@ -28,6 +28,7 @@ class KernelThreadNoMmTest {
     private static final long NO_MM = 4_000_001;
     private static final long ZOMBIE = 4_000_002;
     private static final long USER = 4_000_003;
+    private static final long EXITING = 4_000_004;
 
     @TempDir
     Path root;
@@ -50,7 +51,7 @@ class KernelThreadNoMmTest {
 
     @BeforeEach
     void fixture() throws IOException {
-        for (long pid : new long[] {NO_MM, ZOMBIE, USER}) {
+        for (long pid : new long[] {NO_MM, ZOMBIE, USER, EXITING}) {
             Assumptions.assumeFalse(Files.exists(Path.of("/proc/" + pid)), "pid " + pid + " is live here");
         }
         Files.writeString(root.resolve("uptime"), "1000.50 900.00\n");
@@ -59,6 +60,8 @@ class KernelThreadNoMmTest {
         // pid namespace or on kernels that do not mark it
         task(NO_MM, stat(NO_MM, "kworker/u8:3", 'I', 0, 0x40, 0), "0 0 0 0 0 0 0\n", "");
         task(ZOMBIE, stat(ZOMBIE, "defunct", 'Z', 1, 0x40, 0), "0 0 0 0 0 0 0\n", "");
+        // a process in do_exit (PF_EXITING, 0x4) that has given back its address space, not yet a zombie
+        task(EXITING, stat(EXITING, "sleep", 'R', 1, 0x40 | 0x4, 0), "0 0 0 0 0 0 0\n", "");
         task(USER, stat(USER, "sleep", 'S', 1, 0x40, 8_634_368), "2108 132 120 4 0 88 0\n", "sleep\0300\0");
         table = LinuxProcfs.builder(root).clockTicksPerSecond(100).pageSizeBytes(4096).build();
     }
@@ -75,9 +78,9 @@ class KernelThreadNoMmTest {
     }
 
     @Test
-    void aZombieAndAProcessWithMemoryAreNotKernelThreads() {
+    void aZombieAnExitingProcessAndAProcessWithMemoryAreNotKernelThreads() {
         LinuxSignals signals = LinuxSignals.using(table);
-        for (long pid : new long[] {ZOMBIE, USER}) {
+        for (long pid : new long[] {ZOMBIE, EXITING, USER}) {
             SendResult r = signals.send(table.key(pid), Signal.TERM); // not refused: the pid is free here
             assertFalse(r.delivered(), r.toString());
             assertFalse(r.explanation().contains("kernel thread"), r.toString());

@@ -1,0 +1,251 @@
+package io.github.procscope.linux;
+
+import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.linux.internal.NativeAccess;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The job supervisor's process calls (spawning in a new session, reaping, the child subreaper) held to the same
+ * results on every implementation: over the wall's {@code ffm} (JDK 22+) and {@code jnr} back ends, and
+ * jnr-posix's ({@code NativeAccess}). Every child is a child of this JVM the JDK does not know; each one is
+ * ended by its pid (safe: it is not reaped until the test reaps it, so its pid cannot be reused) and reaped.
+ */
+class ProcessCallsSpawnTest {
+    private static final int ENOENT = 2;
+    private static final int EACCES = 13;
+    private static final long WAIT_NANOS = 10_000_000_000L;
+
+    /** Children spawned and not reaped yet, with the calls that reap them. */
+    private final Map<Long, ProcessCalls> unreaped = new LinkedHashMap<>();
+
+    static ProcessCalls calls(String name) {
+        if (name.equals("jnr-posix")) {
+            return NativeAccess.get();
+        }
+        if (NativeWalls.FFM.equals(name)) {
+            Assumptions.assumeTrue(Runtime.version().feature() >= 22, "the ffm back end needs JDK 22+");
+        }
+        return WallProcessCalls.over(NativeWalls.load(name));
+    }
+
+    @AfterEach
+    void endEveryChild() {
+        for (Map.Entry<Long, ProcessCalls> e : unreaped.entrySet()) {
+            long pid = e.getKey();
+            ProcessCalls calls = e.getValue();
+            if (calls.peekChildExit(pid).isEmpty()) {
+                calls.kill(pid, Signal.KILL);
+            }
+            awaitReaped(calls, pid);
+        }
+        unreaped.clear();
+    }
+
+    private long spawn(ProcessCalls calls, List<String> argv, Map<String, String> env) {
+        ProcessCalls.Spawned s = calls.spawnInNewSession(argv, env);
+        assertTrue(s.pid() > 0, "spawned " + argv + ": " + s);
+        assertEquals(0, s.errno());
+        unreaped.put(s.pid(), calls);
+        return s.pid();
+    }
+
+    private ExitStatus awaitReaped(ProcessCalls calls, long pid) {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (true) {
+            Optional<ExitStatus> s = calls.reapChild(pid);
+            if (s.isPresent()) {
+                unreaped.remove(pid);
+                return s.get();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("child " + pid + " was not reaped within 10 s");
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    void spawnsInANewSessionWithOnlyTheStandardStreamsAndTheGivenEnvironment(String name, @TempDir Path tmp)
+            throws Exception {
+        ProcessCalls calls = calls(name);
+        Path held = tmp.resolve("held");
+        Files.writeString(held, "held open across the spawn");
+        // A descriptor without FD_CLOEXEC, as jnr and the JDK's file streams leave theirs: exec alone would
+        // pass it on, so only the close actions keep it from the child.
+        NativeWall w = NativeWalls.load(NativeWalls.JNR);
+        int fd = w.openat(NativeWall.AT_FDCWD, NativeWall.path(held.toString()), NativeWall.O_RDONLY);
+        assertTrue(fd > 2, "openat: " + fd);
+        try {
+            assertEquals(0, fdFlags(fd) & NativeWall.O_CLOEXEC, "the held descriptor is inherited by exec");
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+            env.put("PROCSCOPE_SPAWN", "a b=c ü");
+            env.put("EMPTY", "");
+            long pid = spawn(calls, List.of("sleep", "600"), env);
+
+            String[] stat = statFields(pid);
+            assertEquals(Long.toString(calls.selfPid()), stat[1], "ppid: a child of this JVM");
+            assertEquals(Long.toString(pid), stat[2], "pgid == pid");
+            assertEquals(Long.toString(pid), stat[3], "sid == pid");
+            assertEquals("sleep\0" + "600\0", afterExec(pid), () -> "stat " + Arrays.toString(stat));
+
+            TreeMap<Integer, Path> theirs = descriptors("/proc/" + pid + "/fd");
+            TreeMap<Integer, Path> mine = descriptors("/proc/self/fd");
+            assertTrue(mine.containsKey(fd), "this JVM holds " + fd);
+            TreeMap<Integer, Path> standard = new TreeMap<>(mine.headMap(3));
+            assertEquals(standard, theirs, "only the standard streams, the same as this JVM's");
+
+            assertEquals(Files.readSymbolicLink(Path.of("/proc/self/cwd")),
+                    Files.readSymbolicLink(Path.of("/proc/" + pid + "/cwd")), "the working directory is inherited");
+            List<String> environ = new ArrayList<>(Arrays.asList(new String(
+                    Files.readAllBytes(Path.of("/proc/" + pid + "/environ")), StandardCharsets.UTF_8).split("\0")));
+            List<String> given = new ArrayList<>();
+            env.forEach((k, v) -> given.add(k + "=" + v));
+            environ.sort(null);
+            given.sort(null);
+            assertEquals(given, environ, "the environment given, whole and alone");
+
+            assertEquals(Optional.empty(), calls.reapChild(pid), "running: nothing to reap");
+            assertEquals(0, calls.kill(pid, Signal.KILL));
+            assertEquals(ExitStatus.killedBy(Signal.KILL, false), awaitReaped(calls, pid));
+            assertEquals(Optional.empty(), calls.reapChild(pid), "reaped once only");
+        } finally {
+            assertEquals(0, w.close(fd));
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    void reapsTheExactExitCode(String name) {
+        ProcessCalls calls = calls(name);
+        long pid = spawn(calls, List.of("sh", "-c", "exit 7"), System.getenv());
+        assertEquals(ExitStatus.exited(7), awaitReaped(calls, pid));
+        long abs = spawn(calls, List.of("/bin/sh", "-c", "kill -TERM $$"), System.getenv());
+        assertEquals(ExitStatus.killedBy(Signal.TERM, false), awaitReaped(calls, abs));
+        assertEquals(Optional.empty(), calls.reapChild(1), "pid 1 is not a child");
+        assertEquals(Optional.empty(), calls.reapChild(0));
+        assertEquals(Optional.empty(), calls.reapChild(-5));
+        assertEquals(Optional.empty(), calls.reapChild(Long.MAX_VALUE));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    void aMissingProgramIsNotFoundAndAnUnrunnableOneIsNot(String name, @TempDir Path tmp) throws IOException {
+        ProcessCalls calls = calls(name);
+        ProcessCalls.Spawned missing = calls.spawnInNewSession(List.of("procscope-no-such-program-x1", "a"),
+                System.getenv());
+        assertEquals(new ProcessCalls.Spawned(-1, ENOENT), missing);
+        assertTrue(missing.notFound());
+        assertTrue(calls.spawnInNewSession(List.of(tmp.resolve("absent").toString()), Map.of()).notFound());
+        Path plain = Files.writeString(tmp.resolve("plain"), "#!/bin/sh\nexit 0\n");
+        ProcessCalls.Spawned denied = calls.spawnInNewSession(List.of(plain.toString()), Map.of());
+        assertEquals(new ProcessCalls.Spawned(-1, EACCES), denied, "not executable: another error than not found");
+        assertFalse(denied.notFound());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    void theChildSubreaperFlagReadsBackAsSet(String name) {
+        ProcessCalls calls = calls(name);
+        boolean before = calls.childSubreaper();
+        try {
+            assertEquals(0, calls.setChildSubreaper(true));
+            assertTrue(calls.childSubreaper());
+            assertTrue(NativeWalls.load(NativeWalls.JNR).childSubreaper() == 1, "the wall reads the same flag");
+            assertEquals(0, calls.setChildSubreaper(false));
+            assertFalse(calls.childSubreaper());
+            assertEquals(0, NativeWalls.load(NativeWalls.JNR).childSubreaper());
+        } finally {
+            calls.setChildSubreaper(before);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void aWordWithNulIsRefusedBeforeAnythingStarts(String name) {
+        ProcessCalls calls = calls(name);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> calls.spawnInNewSession(List.of("sh", "-c", "exit 0\0rm"), Map.of()));
+        assertTrue(e.getMessage().contains("command word"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> calls.spawnInNewSession(List.of("true"), Map.of("A", "b\0c")));
+        assertTrue(e.getMessage().contains("environment"), e.getMessage());
+    }
+
+    /**
+     * posix_spawnp returns once the child's exec has replaced its address space, which may be before the kernel
+     * has set the new program's arguments and environment up in it (an empty {@code cmdline} for a moment).
+     *
+     * @return the child's {@code cmdline} once it is there
+     */
+    static String afterExec(long pid) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (true) {
+            String cmdline = Files.readString(Path.of("/proc/" + pid + "/cmdline"));
+            if (!cmdline.isEmpty() || System.nanoTime() > deadline) {
+                return cmdline;
+            }
+            Thread.sleep(2);
+        }
+    }
+
+    /** @return the fields of /proc/PID/stat after the command: state, ppid, pgrp, session... */
+    static String[] statFields(long pid) throws IOException {
+        String s = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return s.substring(s.lastIndexOf(')') + 2).split(" ");
+    }
+
+    /** @return the {@code flags} of /proc/self/fdinfo/FD */
+    static int fdFlags(int fd) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/fdinfo/" + fd))) {
+            if (line.startsWith("flags:")) {
+                return Integer.parseInt(line.substring(6).trim(), 8);
+            }
+        }
+        throw new AssertionError("no flags in fdinfo of " + fd);
+    }
+
+    /** @return each descriptor of a /proc fd directory with where it points */
+    static TreeMap<Integer, Path> descriptors(String dir) throws IOException {
+        TreeMap<Integer, Path> out = new TreeMap<>();
+        try (Stream<Path> s = Files.list(Path.of(dir))) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                try {
+                    out.put(Integer.parseInt(p.getFileName().toString()), Files.readSymbolicLink(p));
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // closed meanwhile (the directory stream's own descriptor)
+                }
+            }
+        }
+        return out;
+    }
+}
