@@ -627,13 +627,13 @@ public final class LinuxSignals implements Signals {
         }
     }
 
+    /** {@code PF_EXITING} of {@code linux/sched.h}: the task is in {@code do_exit}. */
+    private static final long PF_EXITING = 0x4;
+
     /**
      * @return whether {@code p} is a kernel thread: {@code PF_KTHREAD}, a child of kthreadd, or a live task with
      *         no address space ({@link #hasNoMm})
      */
-    /** {@code PF_EXITING} of {@code linux/sched.h}: the task is in {@code do_exit}. */
-    private static final long PF_EXITING = 0x4;
-
     private boolean isKernelThread(ProcessInfo p) {
         if (p.isKernelThread()) {
             return true;
