@@ -7,7 +7,8 @@
 # localhost port with the launcher's serve options (PROCSCOPE_SERVE_JAVA_OPTS replaces them, as in the launcher),
 # scrapes /metrics SCRAPES times (default 20), and prints the median of procscope_scrape_duration_seconds, the
 # exporter's VmRSS and PSS (smaps_rollup), its threads, and the load average. With SERVE_NMT=1 it also runs the
-# exporter with -XX:NativeMemoryTracking=summary and prints `jcmd PID VM.native_memory summary`. Every process it
+# exporter with -XX:NativeMemoryTracking=summary and prints `jcmd PID VM.native_memory summary`; SERVE_ARGS are
+# more options of `serve` (--no-doctor, say). Every process it
 # starts is ended by its pid. Needs gcc and curl; `./procscope` builds the tool if it is not built.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +23,7 @@ tmp=$(mktemp -d)
 serve_pid=
 idle_pid=
 finish() {
+    trap - EXIT INT TERM
     [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
     if [ -f "$tmp/pids" ]; then
         grep -E '^[0-9]+$' "$tmp/pids" | while read -r p; do kill "$p" 2>/dev/null || true; done
@@ -43,7 +45,8 @@ if [ "${SERVE_NMT:-0}" = 1 ]; then
     PROCSCOPE_SERVE_JAVA_OPTS="${PROCSCOPE_SERVE_JAVA_OPTS-$(sed -n 's/^ *serve_opts=\${PROCSCOPE_SERVE_JAVA_OPTS-"\(.*\)"}$/\1/p' procscope)} -XX:NativeMemoryTracking=summary"
     export PROCSCOPE_SERVE_JAVA_OPTS
 fi
-./procscope serve --listen "127.0.0.1:$port" > "$tmp/serve.out" 2>&1 &
+# shellcheck disable=SC2086 # SERVE_ARGS is a list of options
+./procscope serve --listen "127.0.0.1:$port" ${SERVE_ARGS:-} > "$tmp/serve.out" 2>&1 &
 serve_pid=$!
 i=0
 until curl -fs "http://127.0.0.1:$port/healthz" > /dev/null; do
@@ -57,7 +60,10 @@ done
 : > "$tmp/durations"
 i=0
 while [ "$i" -lt "$scrapes" ]; do
-    curl -fs "http://127.0.0.1:$port/metrics" > "$tmp/body"
+    if ! curl -fsS "http://127.0.0.1:$port/metrics" > "$tmp/body" 2> "$tmp/curl.err"; then
+        echo "serve-rss.sh: scrape $((i + 1)) failed: $(cat "$tmp/curl.err"); the exporter said: $(cat "$tmp/serve.out")" >&2
+        exit 1
+    fi
     sed -n 's/^procscope_scrape_duration_seconds \(.*\)$/\1/p' "$tmp/body" >> "$tmp/durations"
     i=$((i + 1))
 done
