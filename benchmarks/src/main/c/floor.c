@@ -7,6 +7,13 @@
  *                 into a struct) and stat() /proc/PID for the owner. With with_statm set, it also reads
  *                 and parses /proc/PID/statm ("equal work": procscope reads statm because field 24 of
  *                 stat, RSS, is approximate since Linux 6.2).
+ *   pf_scrape     the floor of a `procscope serve` scrape by command name (its default): for each process what
+ *                 pf_snapshot reads with statm, plus /proc/PID/io (every counter parsed) and the number of
+ *                 open descriptors. With fd_by_size set, that number is st_size of stat("/proc/PID/fd"),
+ *                 which Linux 6.2+ sets to the count of open descriptors, and the directory is listed only
+ *                 where the size is 0 (an older kernel, or no descriptor); without, the directory is listed
+ *                 and its numeric entries counted. A file the caller may not read (io, fd of another user's
+ *                 process) leaves its facts absent, as in procscope.
  *   pf_nvml_*     the NVML functions one full device sample calls, called directly from C on a library
  *                 loaded with dlopen (the test double, or a driver's libnvidia-ml.so.1).
  */
@@ -158,6 +165,112 @@ int pf_snapshot(pf_process *out, int capacity, int with_statm) {
                 continue;
             }
             parse_statm(buf, (size_t) len, p);
+        }
+        count++;
+    }
+    closedir(dir);
+    return count;
+}
+
+/* ---------------- the scrape's reads ---------------- */
+
+typedef struct {
+    pf_process base;
+    long long io[7];  /* rchar, wchar, syscr, syscw, read_bytes, write_bytes, cancelled_write_bytes */
+    int has_io;
+    int fds;          /* -1: cannot be listed */
+} pf_scraped;
+
+long pf_scraped_size(void) {
+    return (long) sizeof(pf_scraped);
+}
+
+/* Parses the seven "name: value" lines of /proc/PID/io. */
+static void parse_io(const char *buf, size_t len, pf_scraped *out) {
+    const char *p = buf;
+    const char *end = buf + len;
+    for (int i = 0; i < 7; i++) {
+        const char *colon = memchr(p, ':', (size_t) (end - p));
+        if (colon == NULL || colon + 2 > end) {
+            out->io[i] = 0;
+            continue;
+        }
+        p = colon + 2;
+        out->io[i] = number(&p, end);
+    }
+}
+
+/* Counts the numeric entries of DIRFD/PATH (a /proc/PID/fd); -1 if it cannot be listed. */
+static int list_fds(int dirfd, const char *path) {
+    int fd = openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        return -1;
+    }
+    DIR *d = fdopendir(fd);
+    if (d == NULL) {
+        close(fd);
+        return -1;
+    }
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
+            n++;
+        }
+    }
+    closedir(d);
+    return n;
+}
+
+/*
+ * Reads every process as a default scrape does into out (at most capacity of them). Returns how many were
+ * read, or -1 if /proc cannot be opened.
+ */
+int pf_scrape(pf_scraped *out, int capacity, int fd_by_size) {
+    DIR *dir = opendir("/proc");
+    if (dir == NULL) {
+        return -1;
+    }
+    int dfd = dirfd(dir);
+    int count = 0;
+    char path[300];
+    char buf[4096];
+    struct dirent *e;
+    while (count < capacity && (e = readdir(dir)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') {
+            continue;
+        }
+        pf_scraped *p = &out[count];
+        size_t name = strlen(e->d_name);
+        memcpy(path, e->d_name, name);
+        memcpy(path + name, "/stat", 6);
+        ssize_t len = read_at(dfd, path, buf, sizeof buf);
+        if (len <= 0 || parse_stat(buf, (size_t) len, &p->base) != 0) {
+            continue;
+        }
+        memcpy(path + name, "/statm", 7);
+        len = read_at(dfd, path, buf, sizeof buf);
+        if (len <= 0) {
+            continue;
+        }
+        parse_statm(buf, (size_t) len, &p->base);
+        struct stat st;
+        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            continue;
+        }
+        p->base.uid = st.st_uid;
+        memcpy(path + name, "/io", 4);
+        len = read_at(dfd, path, buf, sizeof buf);
+        p->has_io = len > 0;
+        if (p->has_io) {
+            parse_io(buf, (size_t) len, p);
+        }
+        memcpy(path + name, "/fd", 4);
+        p->fds = -1;
+        if (fd_by_size && fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0 && st.st_size > 0) {
+            p->fds = (int) st.st_size;
+        } else {
+            p->fds = list_fds(dfd, path);
         }
         count++;
     }

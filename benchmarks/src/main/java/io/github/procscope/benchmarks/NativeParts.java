@@ -32,6 +32,18 @@ final class NativeParts {
          */
         int pf_snapshot(Pointer out, int capacity, int withStatm);
 
+        /** @return the size in bytes of one record of {@link #pf_scrape} */
+        long pf_scraped_size();
+
+        /**
+         * @param out        room for {@code capacity} records
+         * @param capacity   how many records fit
+         * @param fdBySize   non-zero to count open descriptors by the size of {@code /proc/PID/fd} (Linux 6.2+),
+         *                   listing the directory only where it is 0; zero to list every one
+         * @return how many processes were read, or -1 if {@code /proc} cannot be opened
+         */
+        int pf_scrape(Pointer out, int capacity, int fdBySize);
+
         /** @return the size in bytes of one GPU sample */
         long pf_sample_size();
 

@@ -8,6 +8,7 @@ import io.github.procscope.metrics.MetricsSources;
 import io.github.procscope.metrics.ProcscopeCollector;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import com.sun.jna.Memory;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,6 +32,12 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>{@code snapshot}: {@code ProcessTable.snapshot()}, the peer</li>
+ *   <li>{@code cScrapeFloor}: the C reference of {@code src/main/c/floor.c} ({@code pf_scrape}) reading and
+ *       parsing the files a default scrape reads per process, in the way the scrape reads them: {@code stat},
+ *       {@code statm}, the owner of {@code /proc/PID}, {@code io}, and the open descriptors counted from the size
+ *       of {@code /proc/PID/fd} (listed where that is 0); the floor of {@code scrape}, in the same run</li>
+ *   <li>{@code cScrapeFloorListing}: the same with every {@code /proc/PID/fd} listed, as kernels before 6.2
+ *       require</li>
  *   <li>{@code scrape}: the collector (groups by command name with their open descriptors and I/O counters,
  *       zombies) and the Prometheus text rendering of its answer: the body of {@code /metrics}, as
  *       {@code procscope serve} answers it by default</li>
@@ -58,6 +65,9 @@ public class ScrapeBenchmark {
     private ProcscopeCollector withDeleted;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 20);
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
+    private NativeParts.Floor floor;
+    private Memory floorRecords;
+    private int floorCapacity;
 
     /** Starts the fleet and checks that a scrape counts it. */
     @Setup
@@ -67,6 +77,13 @@ public class ScrapeBenchmark {
         ExporterOptions options = ExporterOptions.defaults().withHostname("bench");
         processes = new ProcscopeCollector(MetricsSources.of(table), options);
         withDeleted = new ProcscopeCollector(MetricsSources.of(table).withOpenFiles(OpenFiles.system()), options);
+        floor = NativeParts.floor();
+        floorCapacity = fleetSize + 8192;
+        floorRecords = new Memory(floorCapacity * floor.pf_scraped_size());
+        int inC = floor.pf_scrape(floorRecords, floorCapacity, 1);
+        if (inC < fleetSize) {
+            throw new IllegalStateException("the C scrape floor read " + inC + " processes, fewer than the fleet");
+        }
         String text = render(processes);
         String idle = "namedprocess_namegroup_num_procs{groupname=\"idle\"} ";
         int at = text.indexOf(idle);
@@ -95,6 +112,18 @@ public class ScrapeBenchmark {
     @Benchmark
     public ProcessSnapshot snapshot() {
         return table.snapshot();
+    }
+
+    /** @return processes read by the C floor of a scrape (descriptors counted by the size of the fd directory) */
+    @Benchmark
+    public int cScrapeFloor() {
+        return floor.pf_scrape(floorRecords, floorCapacity, 1);
+    }
+
+    /** @return processes read by the C floor of a scrape with every fd directory listed */
+    @Benchmark
+    public int cScrapeFloorListing() {
+        return floor.pf_scrape(floorRecords, floorCapacity, 0);
     }
 
     /**

@@ -24,8 +24,8 @@ public enum Facet {
     IO,
     /**
      * The number of entries of {@code /proc/PID/fd}: how many file descriptors the process holds open
-     * ({@link ProcessInfo#openFds()}). Only the directory is listed, no link is read; the caller's own processes
-     * unless it is root.
+     * ({@link ProcessInfo#openFds()}). No link is read: on Linux 6.2+ the count is the size the kernel gives the
+     * directory, elsewhere the directory is listed; the caller's own processes unless it is root.
      */
     FDS
 }

@@ -76,6 +76,8 @@ public final class LinuxProcfs implements ProcessTable {
     private final boolean nativeReads;
     /** The wall native reads go through, when a test names one; {@code null}: the JVM's own. */
     private final NativeWall wall;
+    /** How open descriptors are counted under this root, found at the first count ({@link FdCounter#of}). */
+    private volatile FdCounter fdCounter;
 
     private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime, boolean nativeReads, NativeWall wall) {
         this.root = root;
@@ -337,7 +339,7 @@ public final class LinuxProcfs implements ProcessTable {
                 io = Optional.of(IoParser.parse(files.source(pid, ProcFiles.Leaf.IO), buf.bytes(), buf.length()));
             }
         }
-        OptionalInt openFds = facets.contains(Facet.FDS) ? countFds(pid) : OptionalInt.empty();
+        OptionalInt openFds = facets.contains(Facet.FDS) ? countFds(pid, files) : OptionalInt.empty();
         Duration elapsed = uptime.minus(constants.ticks(stat.startTimeTicks()));
         if (elapsed.isNegative()) {
             elapsed = Duration.ZERO;
@@ -347,11 +349,25 @@ public final class LinuxProcfs implements ProcessTable {
     }
 
     /**
-     * Counts the numeric entries of {@code /proc/PID/fd} without reading a link: one streamed directory listing, so a
-     * process holding a million descriptors costs time, not memory. Empty when it cannot be listed (another
-     * user's process, a process gone meanwhile).
+     * Counts the numeric entries of {@code /proc/PID/fd} without reading a link. Natively, from the size the kernel
+     * gives the directory (Linux 6.2+, where the caller may list it: {@link FdCounter}); else one streamed
+     * directory listing, so a process holding a million descriptors costs time, not memory. Empty when it cannot
+     * be listed (another user's process, a process gone meanwhile).
      */
-    private OptionalInt countFds(long pid) {
+    private OptionalInt countFds(long pid, ProcFiles files) {
+        if (files.isNative()) {
+            FdCounter counter = fdCounter;
+            if (counter == null) {
+                counter = FdCounter.of(root);
+                fdCounter = counter;
+            }
+            if (counter.bySize()) {
+                int bySize = files.openFdsBySize(pid, counter);
+                if (bySize >= 0) {
+                    return OptionalInt.of(bySize);
+                }
+            }
+        }
         int n = 0;
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of(prefix + pid, "fd"))) {
             for (Path entry : ds) {

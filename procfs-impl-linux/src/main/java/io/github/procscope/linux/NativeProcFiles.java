@@ -22,7 +22,12 @@ final class NativeProcFiles extends ProcFiles {
     private static final int AT_SYMLINK_NOFOLLOW = 0x100;
     private static final int AT_EMPTY_PATH = 0x1000;
     private static final int STATX_TYPE = 0x1;
+    private static final int STATX_MODE = 0x2;
     private static final int STATX_UID = 0x8;
+    /** The {@code stx_size} bit of a statx mask. */
+    private static final int STATX_SIZE_BIT = 0x200;
+    /** Offset of {@code stx_size} in {@code struct statx}. */
+    private static final int STX_SIZE_OFFSET = 40;
     /** Offset of {@code stx_mode} in {@code struct statx}. */
     private static final int STX_MODE_OFFSET = 28;
     private static final int S_IFMT = 0xF000;
@@ -200,6 +205,17 @@ final class NativeProcFiles extends ProcFiles {
             throw new ProcfsException(dir, "the kernel gave no owner for " + dir);
         }
         return Integer.toUnsignedLong(statx.getInt(STX_UID_OFFSET));
+    }
+
+    @Override
+    int openFdsBySize(long pid, FdCounter counter) {
+        writeFdPath(pid, path);
+        int need = STATX_TYPE | STATX_MODE | STATX_UID | STATX_SIZE_BIT;
+        if (lib.statx(rootFd, path, AT_SYMLINK_NOFOLLOW, need, statx) != 0 || (statx.getInt(0) & need) != need) {
+            return -1; // the listing tells what became of it
+        }
+        return counter.count(statx.getLong(STX_SIZE_OFFSET), Integer.toUnsignedLong(statx.getInt(STX_UID_OFFSET)),
+                Short.toUnsignedInt(statx.getShort(STX_MODE_OFFSET)));
     }
 
     @Override

@@ -120,6 +120,25 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      */
     abstract long ownerUid(long pid);
 
+    /**
+     * The number of open descriptors of a process from the size the kernel gives {@code ROOT/PID/fd}
+     * ({@link FdCounter}); the JDK way cannot see it and always answers -1.
+     *
+     * @return the count, or -1 where the directory must be listed instead
+     */
+    int openFdsBySize(long pid, FdCounter counter) {
+        return -1;
+    }
+
+    /** The path bytes of {@code PID/fd}, NUL-terminated, written into {@code path}. */
+    static void writeFdPath(long pid, byte[] path) {
+        int n = writePid(pid, path);
+        path[n] = '/';
+        path[n + 1] = 'f';
+        path[n + 2] = 'd';
+        path[n + 3] = 0;
+    }
+
     /** @return whether {@code ROOT/PID/stat} still exists, the test of a process being gone */
     boolean statExists(long pid) {
         return !ReadFailures.processGone(Path.of(prefix + pid));

@@ -155,6 +155,17 @@ final class WallProcFiles extends ProcFiles {
     }
 
     @Override
+    int openFdsBySize(long pid, FdCounter counter) {
+        writeFdPath(pid, path);
+        int need = NativeWall.STATX_TYPE | NativeWall.STATX_MODE | NativeWall.STATX_UID | NativeWall.STATX_SIZE;
+        if (wall.statx(rootFd, path, NativeWall.AT_SYMLINK_NOFOLLOW, need, status) != 0
+                || (status.mask & need) != need) {
+            return -1; // the listing tells what became of it
+        }
+        return counter.count(status.size, status.uid, status.mode);
+    }
+
+    @Override
     boolean isNative() {
         return true;
     }

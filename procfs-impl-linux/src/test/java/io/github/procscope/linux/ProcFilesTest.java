@@ -221,6 +221,71 @@ class ProcFilesTest {
     }
 
     /** A procfs tree with the files a table needs and one process, 42. */
+    /**
+     * The open descriptors of live processes this test starts, counted by every way: natively from the size of
+     * {@code /proc/PID/fd} (Linux 6.2+), through the JDK by listing it; each must be the listing's count. One
+     * process holds 300 descriptors, one none (its directory is listed: size 0), one the usual three.
+     */
+    @Test
+    void everyWayCountsOpenDescriptorsAsTheListingDoes() throws IOException {
+        Process many = spawned.start("perl", "-e", "my @h; for (1..297) { open(my $f, '<', '/dev/null') or die; push @h, $f }"
+                + " syswrite(STDOUT, \"ready\\n\"); sleep 600");
+        Process none = spawned.start("perl", "-e", "syswrite(STDOUT, \"ready\\n\"); close(STDIN); close(STDOUT);"
+                + " close(STDERR); sleep 600");
+        Process few = spawned.start("sleep", "600");
+        assertEquals("ready", Spawned.readLine(many, java.time.Duration.ofSeconds(30)));
+        assertEquals("ready", Spawned.readLine(none, java.time.Duration.ofSeconds(30)));
+        LinuxProcfs jdk = LinuxProcfs.builder(Path.of("/proc")).nativeReads(false).build();
+        Spawned.await(java.time.Duration.ofSeconds(10), "perl to close its descriptors",
+                () -> jdk.process(none.pid(), EnumSet.of(Facet.FDS)).openFds().orElse(-1) == 0);
+        Spawned.await(java.time.Duration.ofSeconds(10), "sleep to exec",
+                () -> "sleep".equals(jdk.process(few.pid()).comm()));
+        for (Process p : List.of(many, none, few)) {
+            int listed = new java.io.File("/proc/" + p.pid() + "/fd").list().length;
+            for (String way : ways()) {
+                LinuxProcfs table = live(way);
+                assertEquals(listed, table.process(p.pid(), EnumSet.of(Facet.FDS)).openFds().orElseThrow(),
+                        way + ": the open descriptors of " + p.pid());
+                int inSnapshot = table.snapshot(EnumSet.of(Facet.FDS)).processes().stream()
+                        .filter(i -> i.pid() == p.pid()).findFirst().orElseThrow().openFds().orElseThrow();
+                assertEquals(listed, inSnapshot, way + ": the open descriptors of " + p.pid() + " in a snapshot");
+            }
+        }
+        assertEquals(300, new java.io.File("/proc/" + many.pid() + "/fd").list().length);
+        // On this kernel the native readers take the count from the size, not from a listing.
+        FdCounter counter = FdCounter.of(Path.of("/proc"));
+        boolean sizeKnown = Files.size(Path.of("/proc/" + many.pid() + "/fd")) > 0;
+        List<ProcFiles> readers = new ArrayList<>(List.of(WallProcFiles.open(NativeWalls.load("jnr"), Path.of("/proc"),
+                "/proc/")));
+        if (Runtime.version().feature() >= 22) {
+            readers.add(WallProcFiles.open(NativeWalls.load("ffm"), Path.of("/proc"), "/proc/"));
+        }
+        if (NativeLibc.loadProcLibC() != null) {
+            readers.add(NativeProcFiles.open(Path.of("/proc"), "/proc/"));
+        }
+        for (ProcFiles f : readers) {
+            try (f) {
+                assertEquals(sizeKnown ? 300 : -1, f.openFdsBySize(many.pid(), counter), f.getClass().getSimpleName());
+                assertEquals(-1, f.openFdsBySize(none.pid(), counter), "no descriptor: size 0, listed");
+                assertEquals(-1, f.openFdsBySize(many.pid(), FdCounter.LISTING), "never by size when told to list");
+            }
+        }
+    }
+
+    /** A fixture tree's {@code fd} directory has a size of its own: it is listed, never taken as a count. */
+    @Test
+    void aFixtureTreesDescriptorsAreListed(@TempDir Path tmp) throws IOException {
+        Path root = minimalProc(tmp);
+        Files.createDirectories(root.resolve("42/fd"));
+        for (String fd : List.of("0", "1", "2", "7")) {
+            Files.createSymbolicLink(root.resolve("42/fd/" + fd), Path.of("/dev/null"));
+        }
+        assertFalse(FdCounter.of(root).bySize(), "not a procfs");
+        for (String way : ways()) {
+            assertEquals(4, table(root, way).process(42, EnumSet.of(Facet.FDS)).openFds().orElseThrow(), way);
+        }
+    }
+
     private static Path minimalProc(Path tmp) throws IOException {
         Path root = tmp.resolve("proc");
         Files.createDirectories(root.resolve("42"));

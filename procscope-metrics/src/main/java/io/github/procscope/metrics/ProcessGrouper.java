@@ -60,7 +60,8 @@ public interface ProcessGrouper {
      * @return the grouper
      */
     static ProcessGrouper byCommand() {
-        return (p, tree) -> p.isKernelThread() ? Optional.empty() : Optional.of(p.comm());
+        TreeFreeGrouper byComm = (p, tree) -> p.isKernelThread() ? Optional.empty() : Optional.of(p.comm());
+        return byComm;
     }
 
     /**
@@ -115,7 +116,7 @@ public interface ProcessGrouper {
     }
 
     private static ProcessGrouper byOwner(Function<ProcessInfo, Optional<String>> name) {
-        return new ProcessGrouper() {
+        return new TreeFreeGrouper() {
             @Override
             public Optional<String> groupOf(ProcessInfo process, ProcessTree tree) {
                 return process.isKernelThread() ? Optional.empty() : name.apply(process);
@@ -151,7 +152,7 @@ public interface ProcessGrouper {
         }
         Set<String> declared = Set.copyOf(names);
         Set<Facet> facets = cmdline ? Set.of(Facet.CMDLINE) : Set.of();
-        return new ProcessGrouper() {
+        return new TreeFreeGrouper() {
             @Override
             public Optional<String> groupOf(ProcessInfo process, ProcessTree tree) {
                 if (process.isKernelThread()) {

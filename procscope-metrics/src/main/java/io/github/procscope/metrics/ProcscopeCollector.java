@@ -2,7 +2,6 @@ package io.github.procscope.metrics;
 
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.ProcscopeException;
@@ -63,6 +62,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private final Optional<Gpus> gpus;
     private final Optional<String> gpuUnavailable;
     private final Map<String, GroupTotals> groups = new LinkedHashMap<>();
+    private final ProcessCounters counters = new ProcessCounters();
+    private int nextGroupId;
     private final Map<String, ArrayDeque<double[]>> gpuHistory = new HashMap<>();
     private final Map<String, Long> oomKillsByCgroup = new TreeMap<>();
     private final Map<String, Long> errors = new TreeMap<>();
@@ -136,9 +137,11 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             error("processes");
         }
         if (snapshot != null) {
-            ProcessTree tree = snapshot.tree();
-            processGroups(s, snapshot, tree);
-            zombies(s, tree);
+            // The tree (an index of every process by pid and by parent) only where something reads it.
+            boolean treeFree = options.grouper() instanceof TreeFreeGrouper;
+            ProcessTree tree = treeFree && gpus.isEmpty() ? TreeFreeGrouper.NO_TREE : snapshot.tree();
+            processGroups(s, snapshot, treeFree ? TreeFreeGrouper.NO_TREE : tree);
+            zombies(s, snapshot);
             if (gpus.isPresent()) {
                 gpus(s, gpus.get(), snapshot, tree);
             }
@@ -175,20 +178,33 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         ProcessGrouper grouper = options.grouper();
         Map<String, GroupNow> now = new LinkedHashMap<>();
         for (String declared : grouper.declaredGroups()) {
-            now.put(declared, new GroupNow());
+            now.put(declared, new GroupNow(groups.computeIfAbsent(declared, k -> new GroupTotals(nextGroupId++))));
         }
+        long[] values = new long[ProcessCounters.WIDTH];
+        long[] deltas = new long[ProcessCounters.WIDTH];
         for (ProcessInfo p : snapshot.processes()) {
             Optional<String> g = grouper.groupOf(p, tree);
             if (g.isPresent()) {
-                now.computeIfAbsent(g.get(), k -> new GroupNow()).add(p);
+                GroupNow group = now.get(g.get());
+                if (group == null) {
+                    group = new GroupNow(groups.computeIfAbsent(g.get(), k -> new GroupTotals(nextGroupId++)));
+                    now.put(g.get(), group);
+                }
+                group.add(p);
+                // What the process used since the last scrape counted it in this group (all of it if none did).
+                values[0] = p.userTime().toNanos();
+                values[1] = p.systemTime().toNanos();
+                values[2] = p.majorFaults();
+                values[3] = p.minorFaults();
+                values[4] = p.io().isPresent() ? p.io().get().storageReadBytes() : 0;
+                values[5] = p.io().isPresent() ? p.io().get().storageWriteBytes() : 0;
+                counters.advance(p.pid(), p.stat().startTimeTicks(), group.totals.id, values, deltas);
+                group.totals.add(deltas);
             }
         }
-        for (String seen : groups.keySet()) {
-            now.putIfAbsent(seen, new GroupNow());
-        }
-        for (Map.Entry<String, GroupNow> e : now.entrySet()) {
-            GroupTotals totals = groups.computeIfAbsent(e.getKey(), k -> new GroupTotals());
-            totals.advance(e.getValue());
+        counters.swap();
+        for (Map.Entry<String, GroupTotals> seen : groups.entrySet()) {
+            now.computeIfAbsent(seen.getKey(), k -> new GroupNow(seen.getValue()));
         }
         // Remember at most as many groups as the cap allows series: the oldest are forgotten first.
         while (groups.size() > options.seriesCap()) {
@@ -236,7 +252,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
 
     /** What a group holds in this snapshot. */
     private static final class GroupNow {
-        final Map<ProcessKey, long[]> counters = new HashMap<>();
+        final GroupTotals totals;
         int procs;
         long residentBytes;
         long virtualBytes;
@@ -244,6 +260,10 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long openFds;
         final int[] states = new int[5];
         long oldestStartMillis = Long.MAX_VALUE;
+
+        GroupNow(GroupTotals totals) {
+            this.totals = totals;
+        }
 
         void add(ProcessInfo p) {
             procs++;
@@ -259,24 +279,17 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             }]++;
             oldestStartMillis = Math.min(oldestStartMillis, p.startTime().toEpochMilli());
             openFds += p.openFds().orElse(0);
-            long read = 0;
-            long written = 0;
-            if (p.io().isPresent()) {
-                read = p.io().get().storageReadBytes();
-                written = p.io().get().storageWriteBytes();
-            }
-            counters.put(p.key(), new long[] {p.userTime().toNanos(), p.systemTime().toNanos(), p.majorFaults(),
-                    p.minorFaults(), read, written});
         }
     }
 
     /**
      * A group's counters kept across scrapes, as process-exporter keeps them: each process adds what it used since
-     * the last scrape (a new one adds all it used), and what exited processes used stays counted, so the counters
-     * never go down.
+     * the last scrape (a new one adds all it used; {@link ProcessCounters}), and what exited processes used stays
+     * counted, so the counters never go down. A group forgotten under the series cap and seen again is a new group
+     * (a new id): its processes count from the start again.
      */
     private static final class GroupTotals {
-        Map<ProcessKey, long[]> last = Map.of();
+        final int id;
         long userNanos;
         long systemNanos;
         long majorFaults;
@@ -284,40 +297,49 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long readBytes;
         long writeBytes;
 
-        void advance(GroupNow now) {
-            for (Map.Entry<ProcessKey, long[]> e : now.counters.entrySet()) {
-                long[] v = e.getValue();
-                long[] before = last.get(e.getKey());
-                userNanos += delta(before, v, 0);
-                systemNanos += delta(before, v, 1);
-                majorFaults += delta(before, v, 2);
-                minorFaults += delta(before, v, 3);
-                readBytes += delta(before, v, 4);
-                writeBytes += delta(before, v, 5);
-            }
-            last = now.counters;
+        GroupTotals(int id) {
+            this.id = id;
         }
 
-        private static long delta(long[] before, long[] now, int i) {
-            return before == null ? now[i] : Math.max(0, now[i] - before[i]);
+        void add(long[] deltas) {
+            userNanos += deltas[0];
+            systemNanos += deltas[1];
+            majorFaults += deltas[2];
+            minorFaults += deltas[3];
+            readBytes += deltas[4];
+            writeBytes += deltas[5];
         }
     }
 
     // ---------------------------------------------------------------- zombies
 
-    private void zombies(Scrape s, ProcessTree tree) {
-        Map<Long, java.util.List<ProcessInfo>> byParent = tree.zombiesByParent();
+    private void zombies(Scrape s, ProcessSnapshot snapshot) {
+        // Zombies by the pid of the parent that has not reaped them, ascending, as ProcessTree.zombiesByParent()
+        // has them, without building the tree.
+        TreeMap<Long, int[]> byParent = new TreeMap<>();
         int total = 0;
-        for (Map.Entry<Long, java.util.List<ProcessInfo>> e : byParent.entrySet()) {
-            total += e.getValue().size();
+        for (ProcessInfo p : snapshot.processes()) {
+            if (p.state() == io.github.procscope.api.ProcessState.ZOMBIE) {
+                byParent.computeIfAbsent(p.ppid(), k -> new int[1])[0]++;
+                total++;
+            }
         }
         s.gauge("procscope_zombie_processes", "Zombie processes: exited, not yet reaped by their parent.",
                 Labels.EMPTY, total);
-        for (Map.Entry<Long, java.util.List<ProcessInfo>> e : byParent.entrySet()) {
+        if (byParent.isEmpty()) {
+            return;
+        }
+        Map<Long, String> parentComm = new HashMap<>();
+        for (ProcessInfo p : snapshot.processes()) {
+            if (byParent.containsKey(p.pid())) {
+                parentComm.put(p.pid(), p.comm());
+            }
+        }
+        for (Map.Entry<Long, int[]> e : byParent.entrySet()) {
             long parent = e.getKey();
-            String comm = tree.get(parent).map(ProcessInfo::comm).orElse("");
             s.gauge("procscope_zombies", "Zombie processes by the parent that has not reaped them.",
-                    Labels.of("parent_pid", Long.toString(parent), "parent_comm", comm), e.getValue().size());
+                    Labels.of("parent_pid", Long.toString(parent), "parent_comm", parentComm.getOrDefault(parent, "")),
+                    e.getValue()[0]);
         }
     }
 

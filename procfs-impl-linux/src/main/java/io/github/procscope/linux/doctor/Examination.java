@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * What the checks of one diagnosis share: two process snapshots (with status and command line) and two
+ * What the checks of one diagnosis share: two process snapshots (the later with status, command line
+ * and cgroups) and two
  * disk readings taken a sample window apart, the GPU summaries of that window, and the options.
  *
- * @param before       the snapshot at the start of the window
+ * @param before       the snapshot at the start of the window: {@code stat}, {@code statm} and owner only, no
+ *                     facet (checks compare states, start times and CPU times with it)
  * @param after        the snapshot at its end
  * @param disksBefore  {@code /proc/diskstats} at the start, when it could be read
  * @param disksAfter   {@code /proc/diskstats} at the end, when it could be read

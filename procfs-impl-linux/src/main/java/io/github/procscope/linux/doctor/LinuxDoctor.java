@@ -29,6 +29,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -124,7 +125,9 @@ public final class LinuxDoctor implements Doctor {
         Instant start = Instant.now();
         List<String> skipped = Collections.synchronizedList(new ArrayList<>());
         EnumSet<Facet> facets = EnumSet.of(Facet.CMDLINE, Facet.STATUS, Facet.CGROUP);
-        ProcessSnapshot before = procfs.snapshot(facets);
+        // The window's start is compared only by state, start time and CPU time (Examination.before): read without
+        // facets, it holds a fraction of the memory of the end's, which a machine of thousands of processes feels.
+        ProcessSnapshot before = procfs.snapshot(Set.of());
         Optional<DiskStats> disksBefore = disks(skipped);
         GpuWatch watch = gpus.map(g -> GpuWatch.start(g, options, skipped)).orElse(null);
         try {
