@@ -128,6 +128,35 @@ static void parse_statm(const char *buf, size_t len, pf_process *out) {
 }
 
 /*
+ * Reads one process's stat, the owner of its directory (fstatat with owner_flags) and, with with_statm, its
+ * statm into p. path and buf are the caller's scratch space. Returns 0, or -1 if it vanished meanwhile.
+ */
+static int read_process(int dfd, const char *pid, char *path, char *buf, size_t cap, pf_process *p,
+        int with_statm, int owner_flags) {
+    size_t name = strlen(pid);
+    memcpy(path, pid, name);
+    memcpy(path + name, "/stat", 6);
+    ssize_t len = read_at(dfd, path, buf, cap);
+    if (len <= 0 || parse_stat(buf, (size_t) len, p) != 0) {
+        return -1;
+    }
+    struct stat st;
+    if (fstatat(dfd, pid, &st, owner_flags) != 0) {
+        return -1;
+    }
+    p->uid = st.st_uid;
+    if (with_statm) {
+        memcpy(path + name, "/statm", 7);
+        len = read_at(dfd, path, buf, cap);
+        if (len <= 0) {
+            return -1;
+        }
+        parse_statm(buf, (size_t) len, p);
+    }
+    return 0;
+}
+
+/*
  * Reads every process into out (at most capacity of them). Returns how many were read, or -1 if /proc
  * cannot be opened. Processes that vanish while being read are skipped.
  */
@@ -145,28 +174,9 @@ int pf_snapshot(pf_process *out, int capacity, int with_statm) {
         if (e->d_name[0] < '1' || e->d_name[0] > '9') {
             continue;
         }
-        pf_process *p = &out[count];
-        size_t name = strlen(e->d_name);
-        memcpy(path, e->d_name, name);
-        memcpy(path + name, "/stat", 6);
-        ssize_t len = read_at(dfd, path, buf, sizeof buf);
-        if (len <= 0 || parse_stat(buf, (size_t) len, p) != 0) {
-            continue;
+        if (read_process(dfd, e->d_name, path, buf, sizeof buf, &out[count], with_statm, 0) == 0) {
+            count++;
         }
-        struct stat st;
-        if (fstatat(dfd, e->d_name, &st, 0) != 0) {
-            continue;
-        }
-        p->uid = st.st_uid;
-        if (with_statm) {
-            memcpy(path + name, "/statm", 7);
-            len = read_at(dfd, path, buf, sizeof buf);
-            if (len <= 0) {
-                continue;
-            }
-            parse_statm(buf, (size_t) len, p);
-        }
-        count++;
     }
     closedir(dir);
     return count;
@@ -241,24 +251,12 @@ int pf_scrape(pf_scraped *out, int capacity, int fd_by_size) {
             continue;
         }
         pf_scraped *p = &out[count];
+        if (read_process(dfd, e->d_name, path, buf, sizeof buf, &p->base, 1, AT_SYMLINK_NOFOLLOW) != 0) {
+            continue;
+        }
         size_t name = strlen(e->d_name);
-        memcpy(path, e->d_name, name);
-        memcpy(path + name, "/stat", 6);
-        ssize_t len = read_at(dfd, path, buf, sizeof buf);
-        if (len <= 0 || parse_stat(buf, (size_t) len, &p->base) != 0) {
-            continue;
-        }
-        memcpy(path + name, "/statm", 7);
-        len = read_at(dfd, path, buf, sizeof buf);
-        if (len <= 0) {
-            continue;
-        }
-        parse_statm(buf, (size_t) len, &p->base);
+        ssize_t len;
         struct stat st;
-        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            continue;
-        }
-        p->base.uid = st.st_uid;
         memcpy(path + name, "/io", 4);
         len = read_at(dfd, path, buf, sizeof buf);
         p->has_io = len > 0;
