@@ -138,11 +138,28 @@ public final class LinuxProcfs implements ProcessTable {
         return readUptime(new ProcBuffer(256));
     }
 
+    /** Each thread's snapshot buffer between its snapshots: a snapshot of 100 processes allocated 24 B per process for it. */
+    private static final ThreadLocal<ProcBuffer> SNAPSHOT_BUFFER = new ThreadLocal<>();
+
     @Override
     public ProcessSnapshot snapshot(Set<Facet> facets) {
         Objects.requireNonNull(facets, "facets");
         Instant takenAt = Instant.now();
-        ProcBuffer buf = new ProcBuffer();
+        // The thread's buffer of its last snapshot, taken out while this one uses it (a snapshot within a
+        // snapshot on one thread gets a new one), given back unless a file made it grow.
+        ProcBuffer kept = SNAPSHOT_BUFFER.get();
+        SNAPSHOT_BUFFER.set(null);
+        ProcBuffer buf = kept != null ? kept : new ProcBuffer();
+        try {
+            return snapshot(facets, takenAt, buf);
+        } finally {
+            if (buf.bytes().length <= ProcBuffer.DEFAULT_CAPACITY) {
+                SNAPSHOT_BUFFER.set(buf);
+            }
+        }
+    }
+
+    private ProcessSnapshot snapshot(Set<Facet> facets, Instant takenAt, ProcBuffer buf) {
         Duration uptime = readUptime(buf);
         long[] pids = listPids(root);
         List<ProcessInfo> out = new ArrayList<>(pids.length);
@@ -340,12 +357,13 @@ public final class LinuxProcfs implements ProcessTable {
             }
         }
         OptionalInt openFds = facets.contains(Facet.FDS) ? countFds(pid, files) : OptionalInt.empty();
-        Duration elapsed = uptime.minus(constants.ticks(stat.startTimeTicks()));
+        Duration sinceBoot = constants.ticks(stat.startTimeTicks());
+        Duration elapsed = uptime.minus(sinceBoot);
         if (elapsed.isNegative()) {
             elapsed = Duration.ZERO;
         }
         return new ProcessInfo(stat, statm, uid, users.name(uid, files.source(pid, null)), TtyNames.name(stat.ttyNr()),
-                startTime(stat), elapsed, cmdline, status, cgroup, io, openFds);
+                startTime(stat, sinceBoot, uptime), elapsed, cmdline, status, cgroup, io, openFds);
     }
 
     /**
@@ -449,10 +467,19 @@ public final class LinuxProcfs implements ProcessTable {
     }
 
     private Instant startTime(ProcessStat stat) {
-        Duration sinceBoot = constants.ticks(stat.startTimeTicks());
+        return startTime(stat, constants.ticks(stat.startTimeTicks()), null);
+    }
+
+    /**
+     * @param sinceBoot the process's start time since boot
+     * @param uptime    the snapshot's uptime, or {@code null}: a start within it (and a day) needs no clock read,
+     *                  so that a snapshot allocates nothing per process for the check
+     */
+    private Instant startTime(ProcessStat stat, Duration sinceBoot, Duration uptime) {
         // A process cannot have started after now: a starttime past the time since boot (with a day to spare
         // for clock steps) is damage, not a date to compute.
-        if (sinceBoot.compareTo(Duration.between(bootTime, Instant.now()).plusDays(1)) > 0) {
+        if ((uptime == null || sinceBoot.getSeconds() - uptime.getSeconds() > 86_400)
+                && sinceBoot.compareTo(Duration.between(bootTime, Instant.now()).plusDays(1)) > 0) {
             throw new io.github.procscope.api.ProcfsParseException(Path.of(prefix + stat.pid(), "stat"),
                     Long.toString(stat.startTimeTicks()), "starttime (field 22) is later than now: "
                     + stat.startTimeTicks() + " ticks after boot");
