@@ -73,6 +73,9 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
         return sourceLeaf == null ? Path.of(prefix + sourcePid) : Path.of(prefix + sourcePid, sourceLeaf.fileName);
     }
 
+    /** Whether a reader was opened before in this JVM: the first one starts no native loading. */
+    private static final AtomicBoolean OPENED_BEFORE = new AtomicBoolean();
+
     /**
      * @param root   the procfs root
      * @param prefix the root as a string ending in {@code /}
@@ -81,8 +84,6 @@ abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      * @return the native reader when it is allowed and loaded (its loading starts in the background on the
      *         second call in this JVM), else the JDK one
      */
-    private static final AtomicBoolean OPENED_BEFORE = new AtomicBoolean();
-
     static ProcFiles open(Path root, String prefix, boolean allowNative, NativeWall wall) {
         if (allowNative && wall != null) {
             ProcFiles f = WallProcFiles.open(wall, root, prefix);

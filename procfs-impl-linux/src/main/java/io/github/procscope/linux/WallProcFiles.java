@@ -31,14 +31,6 @@ final class WallProcFiles extends ProcFiles {
     }
 
     /**
-     * @return a reader of {@code root} over the wall this JVM has loaded, or {@code null} if it is not
-     *         loaded (yet: this starts loading it in the background) or not available here
-     */
-    static WallProcFiles open(Path root, String prefix) {
-        return open(root, prefix, true);
-    }
-
-    /**
      * @param startLoading whether to start loading the wall in the background if it is not loaded
      * @return a reader of {@code root} over the wall this JVM has loaded, or {@code null} if it is not loaded
      *         (yet) or not available here
