@@ -2,7 +2,6 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.NativeUnavailableException;
 
-import java.lang.reflect.InvocationTargetException;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,6 +23,7 @@ final class NativeWalls {
     private static final Object LOCK = new Object();
     private static volatile Object state;
     private static final AtomicBoolean STARTED = new AtomicBoolean();
+    private static volatile FfmFactory ffmFactory;
 
     private NativeWalls() {
     }
@@ -132,20 +132,38 @@ final class NativeWalls {
                     + Runtime.version().feature() + " (use -D" + NativeWall.BACKEND_PROPERTY + "=jnr)");
         }
         try {
-            Class<?> c = Class.forName("io.github.procscope.linux.FfmWall");
-            java.lang.reflect.Method m = c.getDeclaredMethod("load", boolean.class);
-            return (NativeWall) m.invoke(null, pidfd);
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException) {
-                throw (RuntimeException) cause;
-            }
-            throw new IllegalStateException("cannot load the ffm native back end: " + cause, cause);
-        } catch (ReflectiveOperationException | LinkageError e) {
+            // Initialising the class registers its factory (FfmWall's static initialiser): a plain call from then
+            // on. A reflective call would do as well, but its first use on JDK 22+ (reflection through method
+            // handles) spins classes that a first Signals.system() would wait for.
+            Class.forName("io.github.procscope.linux.FfmWall", true, NativeWalls.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
             throw new IllegalStateException("this build of procscope has no ffm native back end (" + e
                     + "); it was compiled without a JDK 22+ compiler. Use -D" + NativeWall.BACKEND_PROPERTY
                     + "=jnr", e);
         }
+        FfmFactory f = ffmFactory;
+        if (f == null) {
+            throw new IllegalStateException("the ffm native back end did not register itself");
+        }
+        return f.load(pidfd);
+    }
+
+    /** Makes the FFM back end; the one implementation is registered by {@code FfmWall} when it is initialised. */
+    interface FfmFactory {
+        /**
+         * @param pidfdPossible whether pidfd system calls have the numbers this JVM's architecture shares
+         * @return the wall
+         */
+        NativeWall load(boolean pidfdPossible);
+    }
+
+    /**
+     * Called once, by {@code FfmWall}'s static initialiser.
+     *
+     * @param factory how the FFM back end is made
+     */
+    static void registerFfm(FfmFactory factory) {
+        ffmFactory = factory;
     }
 
     /**

@@ -5,9 +5,9 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -32,21 +32,75 @@ final class FfmWall implements NativeWall {
     private static final int PATH_MAX = 4096;
     private static final int ENAMETOOLONG = 36;
 
+    static {
+        NativeWalls.registerFfm(new Factory());
+    }
+
     private final boolean pidfdPossible;
-    private final ThreadLocal<Buffers> buffers = ThreadLocal.withInitial(Buffers::new);
+    private final ThreadLocal<Buffers> buffers = new PerThread();
+
+    /*
+     * Named classes rather than lambdas here: each lambda's first use spins a class, which a first
+     * Signals.system() would wait for.
+     */
+
+    /** Each thread's buffers. */
+    private static final class PerThread extends ThreadLocal<Buffers> {
+        @Override
+        protected Buffers initialValue() {
+            return new Buffers();
+        }
+    }
+
+    /** Links the process and file calls ahead of their first use. */
+    private static final class Linking implements Runnable {
+        @Override
+        public void run() {
+            try {
+                Proc.link();
+                Files.link();
+            } catch (Throwable t) {
+                // The caller's first process call meets the same failure, in its own thread.
+            }
+        }
+    }
+
+    /** What {@link NativeWalls} calls to make this wall (registered when this class is initialised). */
+    private static final class Factory implements NativeWalls.FfmFactory {
+        @Override
+        public NativeWall load(boolean pidfdPossible) {
+            return FfmWall.load(pidfdPossible);
+        }
+    }
 
     /** What every group of handles needs: the linker, libc's symbols, errno's place in the call state. */
     private static final class Base {
         static final Linker LINKER = Linker.nativeLinker();
         static final SymbolLookup LIBC = LINKER.defaultLookup();
-        static final MemoryLayout STATE = Linker.Option.captureStateLayout();
-        static final VarHandle ERRNO = STATE.varHandle(MemoryLayout.PathElement.groupElement("errno"));
+        static final StructLayout STATE = Linker.Option.captureStateLayout();
+        static final int ERRNO_OFFSET = errnoOffset(STATE);
         static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
 
         static MethodHandle handle(String name, FunctionDescriptor fd, Linker.Option... options) {
             MemorySegment symbol = LIBC.find(name).orElseThrow(() -> new IllegalStateException(
                     "the C library has no " + name + " (glibc 2.28 or newer is needed)"));
             return LINKER.downcallHandle(symbol, fd, options);
+        }
+
+        /**
+         * errno's offset in the call state, from the struct's members: read through a byte buffer there, since a
+         * VarHandle or a layout path ({@code byteOffset}) spins classes on first use, which a first
+         * {@code Signals.system()} waited for (about 6 ms each).
+         */
+        static int errnoOffset(StructLayout state) {
+            long offset = 0;
+            for (MemoryLayout m : state.memberLayouts()) {
+                if (m.name().isPresent() && m.name().get().equals("errno")) {
+                    return Math.toIntExact(offset);
+                }
+                offset += m.byteSize();
+            }
+            throw new IllegalStateException("the JDK's call state layout has no errno: " + state);
         }
     }
 
@@ -150,6 +204,7 @@ final class FfmWall implements NativeWall {
     private static final class Buffers {
         final Arena arena = Arena.ofAuto();
         final MemorySegment state = arena.allocate(Base.STATE);
+        final ByteBuffer stateView = state.asByteBuffer().order(ByteOrder.nativeOrder());
         final MemorySegment path = arena.allocate(PATH_MAX + 1);
         final MemorySegment chunk = arena.allocate(CHUNK);
         final MemorySegment statx = arena.allocate(FileStatus.STATX_ALLOC, 8);
@@ -161,7 +216,7 @@ final class FfmWall implements NativeWall {
         final ByteBuffer pidfdInfoView = pidfdInfo.asByteBuffer().order(ByteOrder.nativeOrder());
 
         int errno() {
-            return -Math.max(1, (int) Base.ERRNO.get(state, 0L));
+            return -Math.max(1, stateView.getInt(Base.ERRNO_OFFSET));
         }
 
         /** Copies a C path (up to its first NUL) into {@link #path}; false if it is longer than {@code PATH_MAX}. */
@@ -199,14 +254,7 @@ final class FfmWall implements NativeWall {
             // stat), are linked now on a daemon thread: a caller that signals a moment later finds them
             // ready, one that signals at once waits for the same initialiser rather than paying twice.
             FfmWall wall = new FfmWall(pidfdPossible);
-            Thread linker = new Thread(() -> {
-                try {
-                    Proc.link();
-                    Files.link();
-                } catch (Throwable t) {
-                    // The caller's first process call meets the same failure, in its own thread.
-                }
-            }, "procscope-ffm-link");
+            Thread linker = new Thread(new Linking(), "procscope-ffm-link");
             linker.setDaemon(true);
             linker.start();
             return wall;

@@ -1,5 +1,13 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.Facet;
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcessStatus;
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.ThreadInfo;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.DoctorOptions;
@@ -8,6 +16,8 @@ import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.linux.doctor.LinuxDoctor;
 import io.github.procscope.testing.Commands;
 import io.github.procscope.testing.Spawned;
@@ -16,6 +26,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -41,6 +52,92 @@ class DoctorTest {
     private static LinuxDoctor fixtureDoctor(String tree) {
         LinuxProcfs proc = LinuxProcfs.builder(Fixtures.dir(tree)).clockTicksPerSecond(100).pageSizeBytes(4096).build();
         return LinuxDoctor.builder(proc).kernelLog(LinuxKernelLog.at(Fixtures.dir("kmsg/clean.txt"), proc.bootTime())).build();
+    }
+
+    /** A fixture process table that records what the doctor asks of it, and can make one pid's process end. */
+    private static final class RecordingTable implements ProcessTable {
+        final LinuxProcfs proc;
+        final List<Set<Facet>> snapshots = new ArrayList<>();
+        final List<String> rereads = new ArrayList<>();
+        long ended = -1;
+
+        RecordingTable(String tree) {
+            proc = LinuxProcfs.builder(Fixtures.dir(tree)).clockTicksPerSecond(100).pageSizeBytes(4096).build();
+        }
+
+        @Override
+        public ProcessSnapshot snapshot(Set<Facet> facets) {
+            snapshots.add(Set.copyOf(facets));
+            return proc.snapshot(facets);
+        }
+
+        @Override
+        public ProcessInfo process(long pid, Set<Facet> facets) {
+            rereads.add(pid + " " + new java.util.TreeSet<>(facets));
+            if (pid == ended) {
+                throw new NoSuchProcessException(pid, "no such process: pid " + pid);
+            }
+            return proc.process(pid, facets);
+        }
+
+        @Override
+        public ProcessStatus status(long pid) {
+            return proc.status(pid);
+        }
+
+        @Override
+        public List<String> cmdline(long pid) {
+            return proc.cmdline(pid);
+        }
+
+        @Override
+        public List<ThreadInfo> threads(long pid, Set<Facet> facets) {
+            return proc.threads(pid, facets);
+        }
+
+        @Override
+        public Instant bootTime() {
+            return proc.bootTime();
+        }
+
+        @Override
+        public Duration uptime() {
+            return proc.uptime();
+        }
+
+        @Override
+        public long clockTicksPerSecond() {
+            return proc.clockTicksPerSecond();
+        }
+
+        @Override
+        public long pageSizeBytes() {
+            return proc.pageSizeBytes();
+        }
+
+        @Override
+        public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
+            return proc.jobTree(root, options);
+        }
+    }
+
+    @Test
+    void theSnapshotsReadNoFacetAndOnlyACandidateIsReadAgain() {
+        RecordingTable t = new RecordingTable("proc");
+        Diagnosis d = LinuxDoctor.builder(t).build().examine(NOW);
+        assertEquals(List.of(Set.of(), Set.of()), t.snapshots,
+                "with facets, two snapshots of thousands of processes hold every status and command line");
+        assertEquals(List.of("200 [STATUS]"), t.rereads, "the one process on a terminal that is not a shell");
+        assertEquals(List.of(200L), d.of(FindingKind.HANGUP_VULNERABLE).get(0).pids());
+    }
+
+    @Test
+    void aCandidateThatEndedBeforeItWasReadAgainIsNotReported() {
+        RecordingTable t = new RecordingTable("proc");
+        t.ended = 200;
+        Diagnosis d = LinuxDoctor.builder(t).build().examine(NOW);
+        assertEquals(List.of(), d.of(FindingKind.HANGUP_VULNERABLE), "its pid may belong to another process by now");
+        assertEquals(1, d.of(FindingKind.ZOMBIE).size(), "the other checks still ran");
     }
 
     @Test
@@ -97,7 +194,9 @@ class DoctorTest {
         long orphan = Long.parseLong(Spawned.readLine(orphanMaker, WAIT).trim());
         spawned.adopt(orphan);
         assumeTrue(Commands.available("script"), "script (util-linux) gives a process a terminal");
-        Process term = spawned.start("script", "-q", "-c", "sleep 61", "/dev/null");
+        // HUP back to its default for the sleep: under nohup (a build started with it) every child inherits an
+        // ignored HUP, and a sleep that ignores it is rightly not reported.
+        Process term = spawned.start("script", "-q", "-c", "env --default-signal=HUP sleep 61", "/dev/null");
         Process nohupTerm = spawned.start("script", "-q", "-c", "nohup sleep 62 >/dev/null 2>&1", "/dev/null");
         LinuxProcfs proc = LinuxProcfs.system();
         Spawned.await(WAIT, "zombie, orphan and terminal sleeps", () -> {

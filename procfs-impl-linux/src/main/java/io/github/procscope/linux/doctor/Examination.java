@@ -1,7 +1,11 @@
 package io.github.procscope.linux.doctor;
 
+import io.github.procscope.api.Facet;
+import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.gpu.monitor.GpuSummary;
@@ -9,14 +13,18 @@ import io.github.procscope.api.gpu.GpuUser;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * What the checks of one diagnosis share: two process snapshots (the later with status, command line
- * and cgroups) and two
- * disk readings taken a sample window apart, the GPU summaries of that window, and the options.
+ * What the checks of one diagnosis share: two process snapshots and two disk readings taken a sample window
+ * apart, the GPU summaries of that window, and the options. Neither snapshot reads a facet: the few processes a
+ * check needs more of (the signal masks of processes on a terminal, the command line of an orphan) are read again
+ * by {@link #reread}, so that an examination of thousands of processes does not hold every status and command
+ * line.
  *
- * @param before       the snapshot at the start of the window: {@code stat}, {@code statm} and owner only, no
- *                     facet (checks compare states, start times and CPU times with it)
+ * @param table        the process table both snapshots were read from
+ * @param before       the snapshot at the start of the window (checks compare states, start times and CPU times
+ *                     with it)
  * @param after        the snapshot at its end
  * @param disksBefore  {@code /proc/diskstats} at the start, when it could be read
  * @param disksAfter   {@code /proc/diskstats} at the end, when it could be read
@@ -24,18 +32,33 @@ import java.util.Optional;
  * @param options      thresholds
  * @param notes        where checks record what they could only partly examine (shared, appended to)
  */
-record Examination(ProcessSnapshot before, ProcessSnapshot after, Optional<DiskStats> disksBefore,
+record Examination(ProcessTable table, ProcessSnapshot before, ProcessSnapshot after, Optional<DiskStats> disksBefore,
                    Optional<DiskStats> disksAfter, Optional<GpuWindow> gpus, DoctorOptions options,
                    List<String> notes) {
 
-    Examination(ProcessSnapshot before, ProcessSnapshot after, DoctorOptions options) {
-        this(before, after, Optional.empty(), Optional.empty(), Optional.empty(), options,
+    Examination(ProcessTable table, ProcessSnapshot before, ProcessSnapshot after, DoctorOptions options) {
+        this(table, before, after, Optional.empty(), Optional.empty(), Optional.empty(), options,
                 java.util.Collections.synchronizedList(new java.util.ArrayList<>()));
     }
 
     /** Records that a check could examine only part of what it looks at, and why. */
     void note(String text) {
         notes.add(text);
+    }
+
+    /**
+     * A process of the later snapshot read again with facets, by its key: never another process that took its pid.
+     *
+     * @param p      a process of {@link #after}
+     * @param facets what to read
+     * @return the process as read now; empty when it has ended since, or what was asked for could not be read
+     */
+    Optional<ProcessInfo> reread(ProcessInfo p, Set<Facet> facets) {
+        try {
+            return Optional.of(table.process(p.key(), facets));
+        } catch (ProcscopeException ex) {
+            return Optional.empty();
+        }
     }
 
     ProcessTree tree() {

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.doctor;
 
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.signals.SignalMasks;
@@ -20,6 +21,7 @@ import java.util.TreeMap;
  * one finding per session.
  */
 final class HangupCheck implements DoctorCheck {
+    private static final Set<Facet> STATUS = Set.of(Facet.STATUS);
     private static final Set<String> SHELLS = Set.of("bash", "sh", "dash", "zsh", "fish", "ksh", "mksh", "tcsh",
             "csh", "ash", "busybox", "login", "sshd", "su", "sudo");
 
@@ -37,9 +39,12 @@ final class HangupCheck implements DoctorCheck {
                     || p.elapsed().compareTo(e.options().hangupMinAge()) < 0) {
                 continue;
             }
-            SignalMasks masks = p.signalMasks().orElse(null);
-            if (masks == null || masks.survivesHangup() || underMultiplexer(tree, p)) {
+            if (underMultiplexer(tree, p)) {
                 continue;
+            }
+            SignalMasks masks = e.reread(p, STATUS).flatMap(ProcessInfo::signalMasks).orElse(null);
+            if (masks == null || masks.survivesHangup()) {
+                continue; // ended since, status unreadable, or it survives a hang-up
             }
             bySession.computeIfAbsent(p.sid(), k -> new ArrayList<>()).add(p);
         }

@@ -1,6 +1,5 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.Procscope;
@@ -25,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -124,19 +122,19 @@ public final class LinuxDoctor implements Doctor {
         Objects.requireNonNull(options, "options");
         Instant start = Instant.now();
         List<String> skipped = Collections.synchronizedList(new ArrayList<>());
-        EnumSet<Facet> facets = EnumSet.of(Facet.CMDLINE, Facet.STATUS, Facet.CGROUP);
-        // The window's start is compared only by state, start time and CPU time (Examination.before): read without
-        // facets, it holds a fraction of the memory of the end's, which a machine of thousands of processes feels.
+        // Neither snapshot reads a facet: checks read the few processes they need more of again (Examination.reread).
+        // With facets, a snapshot of thousands of processes holds every status and command line (about 40 MB with
+        // 5,000 processes), which an exporter running the doctor beside its scrapes feels.
         ProcessSnapshot before = procfs.snapshot(Set.of());
         Optional<DiskStats> disksBefore = disks(skipped);
         GpuWatch watch = gpus.map(g -> GpuWatch.start(g, options, skipped)).orElse(null);
         try {
             sleep(options.sampleWindow());
-            ProcessSnapshot after = procfs.snapshot(facets);
+            ProcessSnapshot after = procfs.snapshot(Set.of());
             Optional<DiskStats> disksAfter = disks(skipped);
             Optional<Examination.GpuWindow> gpuWindow = watch == null ? Optional.empty()
                     : watch.finish(procfs, options, skipped);
-            Examination e = new Examination(before, after, disksBefore, disksAfter, gpuWindow, options, skipped);
+            Examination e = new Examination(procfs, before, after, disksBefore, disksAfter, gpuWindow, options, skipped);
             List<Finding> findings = new ArrayList<>();
             for (DoctorCheck c : checks) {
                 try {

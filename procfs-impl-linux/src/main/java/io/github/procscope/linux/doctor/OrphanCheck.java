@@ -1,6 +1,7 @@
 package io.github.procscope.linux.doctor;
 
 import io.github.procscope.api.CpuUsage;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.diagnose.Evidence;
@@ -9,6 +10,7 @@ import io.github.procscope.api.diagnose.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Processes adopted by PID 1 (or a named subreaper) that are not session leaders. Services are started
@@ -17,6 +19,8 @@ import java.util.List;
  * was closed, or a worker of an experiment that died. Idle ones older than the threshold are warnings.
  */
 final class OrphanCheck implements DoctorCheck {
+    private static final Set<Facet> CMDLINE = Set.of(Facet.CMDLINE);
+
     @Override
     public String name() {
         return "orphans";
@@ -36,7 +40,8 @@ final class OrphanCheck implements DoctorCheck {
             double cpu = CpuUsage.percent(e.before(), e.after(), p.pid()).orElse(0);
             boolean idle = cpu == 0.0;
             boolean old = o.age().compareTo(e.options().orphanMinAge()) >= 0;
-            String cmd = p.cmdline().filter(c -> !c.isEmpty()).map(c -> String.join(" ", c)).orElse(p.comm());
+            String cmd = e.reread(p, CMDLINE).flatMap(ProcessInfo::cmdline).filter(c -> !c.isEmpty())
+                    .map(c -> String.join(" ", c)).orElse(p.comm());
             Evidence ev = new Evidence.Orphan(p.pid(), p.comm(), cmd, o.adopterPid(), o.age().toMillis(),
                     Math.round(cpu * 10) / 10.0, p.rssBytes(), p.sid());
             Severity sev = idle && old ? Severity.WARNING : Severity.INFO;

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.doctor;
 
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
@@ -8,6 +9,7 @@ import io.github.procscope.api.diagnose.Severity;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Whether PID 1 of this pid namespace is an init, which reaps the orphans it adopts. In a container,
@@ -28,7 +30,8 @@ final class Pid1Check implements DoctorCheck {
         ProcessInfo p = one.get();
         List<ProcessInfo> adoptedZombies = e.tree().zombiesByParent().getOrDefault(1L, List.of());
         Evidence ev = new Evidence.Pid1NotInit(p.comm(),
-                p.cmdline().map(c -> String.join(" ", c)).orElse(p.comm()),
+                e.reread(p, Set.of(Facet.CMDLINE)).flatMap(ProcessInfo::cmdline).map(c -> String.join(" ", c))
+                        .orElse(p.comm()),
                 adoptedZombies.stream().map(ProcessInfo::pid).toList());
         return List.of(new Finding(
                 adoptedZombies.isEmpty() ? Severity.INFO : Severity.WARNING, List.of(1L),

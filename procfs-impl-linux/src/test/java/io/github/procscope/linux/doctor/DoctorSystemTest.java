@@ -123,7 +123,7 @@ class DoctorSystemTest {
         DiskStats after = new DiskStats(Duration.ofSeconds(101), DiskstatsParser.parse(Path.of("/proc/diskstats"), b, b.length));
         LinuxProcfs proc = proc(Fixtures.path("proc-clean"));
         var snap = proc.snapshot();
-        Examination e = new Examination(snap, snap, Optional.of(before), Optional.of(after), Optional.empty(),
+        Examination e = new Examination(proc, snap, snap, Optional.of(before), Optional.of(after), Optional.empty(),
                 NOW.withSampleWindow(Duration.ofSeconds(1)), new java.util.ArrayList<>());
         List<Finding> f = new IoBottleneckCheck().run(e);
         assertEquals(1, f.size());
@@ -132,7 +132,7 @@ class DoctorSystemTest {
         assertEquals(95.0, io.utilizationPercent());
         assertEquals(100.0, io.readAwaitMillis(), "10,000 ms of waiting over 100 reads");
         assertEquals(1000, io.intervalMillis());
-        Examination calm = new Examination(snap, snap, Optional.of(before), Optional.of(before), Optional.empty(),
+        Examination calm = new Examination(proc, snap, snap, Optional.of(before), Optional.of(before), Optional.empty(),
                 NOW.withSampleWindow(Duration.ofSeconds(1)), new java.util.ArrayList<>());
         assertEquals(List.of(), new IoBottleneckCheck().run(calm));
     }
