@@ -6,9 +6,9 @@
 # Starts N idle processes (benchmarks/src/main/c/idle.c, default 5,000), starts `./procscope serve` on a free
 # localhost port with the launcher's serve options (PROCSCOPE_SERVE_JAVA_OPTS replaces them, as in the launcher),
 # scrapes /metrics SCRAPES times (default 20), and prints the median of procscope_scrape_duration_seconds, the
-# exporter's VmRSS and PSS (smaps_rollup), its threads, and the load average. With SERVE_NMT=1 it also runs the
-# exporter with -XX:NativeMemoryTracking=summary and prints `jcmd PID VM.native_memory summary`; SERVE_ARGS are
-# more options of `serve` (--no-doctor, say). Every process it
+# exporter's VmRSS (and its peak, VmHWM) and PSS (smaps_rollup), its threads, and the load average. With
+# SERVE_NMT=1 it also runs the exporter with -XX:NativeMemoryTracking=summary and prints
+# `jcmd PID VM.native_memory summary`; SERVE_ARGS are more options of `serve` (--no-doctor, say). Every process it
 # starts is ended by its pid. Needs gcc and curl; `./procscope` builds the tool if it is not built.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -71,7 +71,7 @@ idle_count=$(sed -n 's/^namedprocess_namegroup_num_procs{groupname="idle"} \(.*\
 median=$(sort -g "$tmp/durations" | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f", m * 1000 }')
 echo "processes: $(ls /proc | grep -c '^[0-9]') (idle group: $idle_count)"
 echo "scrapes: $scrapes, median scrape duration: $median ms (min $(sort -g "$tmp/durations" | head -n 1), max $(sort -g "$tmp/durations" | tail -n 1) s)"
-echo "VmRSS: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/status"), $(awk '/^(RssAnon|RssFile)/ { printf "%s %.1f MiB ", $1, $2 / 1024 }' "/proc/$serve_pid/status")"
+echo "VmRSS: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/status"), $(awk '/^(RssAnon|RssFile)/ { printf "%s %.1f MiB ", $1, $2 / 1024 }' "/proc/$serve_pid/status")(peak, VmHWM: $(awk '/^VmHWM/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/status"))"
 echo "PSS: $(awk '/^Pss:/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/smaps_rollup")"
 echo "threads: $(awk '/^Threads/ { print $2 }' "/proc/$serve_pid/status")"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

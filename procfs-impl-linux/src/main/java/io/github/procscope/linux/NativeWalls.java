@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Chooses and loads the back end of the {@link NativeWall}, once per JVM, on first use: {@code FfmWall} on a
  * JDK 22 or newer, {@link JnrWall} before; the system property {@value NativeWall#BACKEND_PROPERTY}
  * ({@code ffm} or {@code jnr}) forces one. {@code FfmWall} is compiled for release 22 and reached only
- * by reflection here, so a JDK 17 never loads it. A loading failure is remembered and reported on every
- * later use. Thread-safe.
+ * by name here ({@link Class#forName}, after which it registers its {@link FfmFactory}), so a JDK 17 never
+ * loads it. A loading failure is remembered and reported on every later use. Thread-safe.
  */
 final class NativeWalls {
     static final String FFM = "ffm";
