@@ -42,8 +42,9 @@ while ! grep -q '^ready$' "$tmp/pids"; do sleep 0.2; done
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 if [ "${SERVE_NMT:-0}" = 1 ]; then
-    PROCSCOPE_SERVE_JAVA_OPTS="${PROCSCOPE_SERVE_JAVA_OPTS-$(sed -n 's/^ *serve_opts=\${PROCSCOPE_SERVE_JAVA_OPTS-"\(.*\)"}$/\1/p' procscope)} -XX:NativeMemoryTracking=summary"
-    export PROCSCOPE_SERVE_JAVA_OPTS
+    # Added to whatever options the launcher chooses (the JVM reads JAVA_TOOL_OPTIONS and says so on stderr).
+    JAVA_TOOL_OPTIONS="${JAVA_TOOL_OPTIONS:-} -XX:NativeMemoryTracking=summary"
+    export JAVA_TOOL_OPTIONS
 fi
 # shellcheck disable=SC2086 # SERVE_ARGS is a list of options
 ./procscope serve --listen "127.0.0.1:$port" ${SERVE_ARGS:-} > "$tmp/serve.out" 2>&1 &
@@ -76,5 +77,5 @@ echo "PSS: $(awk '/^Pss:/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/sm
 echo "threads: $(awk '/^Threads/ { print $2 }' "/proc/$serve_pid/status")"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "${SERVE_NMT:-0}" = 1 ]; then
-    jcmd "$serve_pid" VM.native_memory summary | sed -n '/^Total/,/^$/p; /^-  *[A-Z]/,/^$/{/committed/p}'
+    "${JAVA_HOME:+$JAVA_HOME/bin/}jcmd" "$serve_pid" VM.native_memory summary | sed -n '/^Total/,/^$/p; /^-  *[A-Z]/,/^$/{/committed/p}'
 fi

@@ -54,8 +54,14 @@ class LauncherIT {
     }
 
     private static Run run(Path dir, Path jdk, List<String> prefix, Map<String, String> env) throws Exception {
+        return run(dir, jdk, prefix, env, "ps");
+    }
+
+    private static Run run(Path dir, Path jdk, List<String> prefix, Map<String, String> env, String... args)
+            throws Exception {
         List<String> cmd = new ArrayList<>(prefix);
-        cmd.addAll(List.of("sh", dir.resolve("procscope").toString(), "ps"));
+        cmd.addAll(List.of("sh", dir.resolve("procscope").toString()));
+        cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         pb.environment().put("JAVA_HOME", jdk.toString());
         pb.environment().remove("JAVA_TOOL_OPTIONS");
@@ -79,6 +85,47 @@ class LauncherIT {
         try (Stream<Path> s = Files.list(jar.getParent())) {
             return s.filter(f -> f.getFileName().toString().matches("procscope\\.jar\\.jdk[0-9]+-[0-9]+\\.(jsa|aot)"))
                     .sorted().toList();
+        }
+    }
+
+    /** @return the feature release of the JDK at {@code home}, from its {@code release} file */
+    private static int feature(Path home) throws IOException {
+        for (String line : Files.readAllLines(home.resolve("release"))) {
+            if (line.startsWith("JAVA_VERSION=\"")) {
+                return Integer.parseInt(line.substring("JAVA_VERSION=\"".length()).split("[^0-9]", 2)[0]);
+            }
+        }
+        throw new AssertionError("no JAVA_VERSION in " + home.resolve("release"));
+    }
+
+    @Test
+    void serveGetsTheCollectorThatKeepsItsHeapSmallOnEachJdk(@TempDir Path dir) throws Exception {
+        install(dir);
+        Map<String, String> debug = Map.of("PROCSCOPE_LAUNCHER_DEBUG", "1", "PROCSCOPE_NO_ARCHIVE", "1");
+        for (Path jdk : jdks()) {
+            int feature = feature(jdk);
+            Run serve = run(dir, jdk, List.of(), debug, "serve", "--help");
+            assertEquals(0, serve.status(), serve.toString());
+            String cmd = serve.err();
+            if (feature >= 24) {
+                // JDK 24+'s serial GC grows its old generation to the heap's maximum before it collects it.
+                assertTrue(cmd.contains(" -XX:+UseG1GC ") && !cmd.contains("UseSerialGC"), jdk + ": " + cmd);
+            } else {
+                assertTrue(cmd.contains(" -XX:+UseSerialGC -Xmn4m ") && !cmd.contains("UseG1GC"), jdk + ": " + cmd);
+            }
+            assertTrue(cmd.contains(" -Xmx96m "), cmd);
+
+            Map<String, String> own = new java.util.HashMap<>(debug);
+            own.put("PROCSCOPE_SERVE_JAVA_OPTS", "-Xmx64m");
+            Run replaced = run(dir, jdk, List.of(), own, "serve", "--help");
+            assertEquals(0, replaced.status(), replaced.toString());
+            assertTrue(replaced.err().contains(" -Xmx64m ") && !replaced.err().contains("-Xmx96m")
+                    && !replaced.err().contains("UseSerialGC") && !replaced.err().contains("UseG1GC"),
+                    "the options replace the collector too: " + replaced.err());
+
+            Run ps = run(dir, jdk, List.of(), debug);
+            assertTrue(ps.err().contains(" -XX:+UseSerialGC ") && !ps.err().contains("-Xmx"),
+                    "a one-shot command keeps the serial GC and the default heap: " + ps.err());
         }
     }
 

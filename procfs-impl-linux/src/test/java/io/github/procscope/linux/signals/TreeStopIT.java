@@ -172,10 +172,12 @@ class TreeStopIT {
     @ValueSource(booleans = {true, false})
     void theLeftoversOfARootThatHasExitedAreFoundByItsGroup(boolean pidfd) throws Exception {
         // A launcher that started two workers and exited: the workers now belong to PID 1.
+        // It waits for its input to close before it exits, so that its key is read while it runs.
         Process root = spawned.start("setsid", "sh", "-c",
-                "sleep 1000 & echo \"w1 $!\"; sleep 1000 & echo \"w2 $!\"; echo ready");
+                "sleep 1000 & echo \"w1 $!\"; sleep 1000 & echo \"w2 $!\"; echo ready; read x");
         ProcessKey rootKey = proc.key(root.pid());
         Map<String, Long> pids = readPids(root, 2);
+        root.getOutputStream().close();
         assertTrue(root.waitFor(30, TimeUnit.SECONDS));
         Spawned.await(TIMEOUT, "the workers to be re-parented", () -> pids.values().stream()
                 .allMatch(pid -> proc.process(pid).ppid() != root.pid()));
