@@ -150,12 +150,29 @@ final class Detacher {
         }
     }
 
+    /**
+     * The collector and heap of a JVM that runs for as long as a job: a heap that grows only as far as it must (the
+     * JVM's default starts at 1/64 of the machine's memory, a young generation of a third of that). From JDK 24 on the
+     * serial GC grows its old generation to the heap's maximum before it collects it, so G1 runs it there. The
+     * launcher ({@code ./procscope}) gives {@code run}, {@code watch}, {@code events} and {@code logs} the same.
+     *
+     * @param feature the JDK's feature release
+     * @return the JVM options
+     */
+    static List<String> smallHeap(int feature) {
+        return feature >= 24
+                ? List.of("-XX:+UseG1GC", "-XX:ParallelGCThreads=1", "-XX:ConcGCThreads=1",
+                        "-XX:G1PeriodicGCInterval=5000", "-XX:GCTimeRatio=4", "-Xms8m", "-XX:MinHeapFreeRatio=10",
+                        "-XX:MaxHeapFreeRatio=30")
+                : List.of("-XX:+UseSerialGC", "-Xmn4m", "-Xms8m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30");
+    }
+
     /** The supervisor: a JVM like this one, in a new session, with SIGHUP ignored from its first instruction. */
     private List<String> supervisorCommand(Path setsid, String id, Path stateDir) {
         List<String> cmd = new ArrayList<>(List.of(setsid.toString(), "sh", "-c", "trap '' HUP && exec \"$@\"", "sh"));
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
-        cmd.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
-                "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(smallHeap(Runtime.version().feature()));
         for (String name : System.getProperties().stringPropertyNames()) {
             if (name.startsWith("procscope.") || name.startsWith("jna.")) {
                 cmd.add("-D" + name + "=" + System.getProperty(name));

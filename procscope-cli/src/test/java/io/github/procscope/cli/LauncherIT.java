@@ -99,7 +99,7 @@ class LauncherIT {
     }
 
     @Test
-    void serveGetsTheCollectorThatKeepsItsHeapSmallOnEachJdk(@TempDir Path dir) throws Exception {
+    void longRunningCommandsGetACollectorThatKeepsTheirHeapSmallOnEachJdk(@TempDir Path dir) throws Exception {
         install(dir);
         Map<String, String> debug = Map.of("PROCSCOPE_LAUNCHER_DEBUG", "1", "PROCSCOPE_NO_ARCHIVE", "1");
         for (Path jdk : jdks()) {
@@ -122,6 +122,13 @@ class LauncherIT {
             assertTrue(replaced.err().contains(" -Xmx64m ") && !replaced.err().contains("-Xmx96m")
                     && !replaced.err().contains("UseSerialGC") && !replaced.err().contains("UseG1GC"),
                     "the options replace the collector too: " + replaced.err());
+
+            for (String command : List.of("run", "watch", "events", "logs")) {
+                Run r = run(dir, jdk, List.of(), debug, command, "--help");
+                assertEquals(0, r.status(), r.toString());
+                assertTrue(r.err().contains(" -Xms8m ") && r.err().contains(feature >= 24 ? " -XX:+UseG1GC "
+                        : " -XX:+UseSerialGC -Xmn4m ") && !r.err().contains("-Xmx"), command + ": " + r.err());
+            }
 
             Run ps = run(dir, jdk, List.of(), debug);
             assertTrue(ps.err().contains(" -XX:+UseSerialGC ") && !ps.err().contains("-Xmx"),
