@@ -91,7 +91,8 @@ class DetachIT {
             JsonNode before = job(state, id);
             spawned.adopt(before.path("supervisorPid").asLong());
             // The supervisor runs as long as its job: a heap that starts small, on JDK 24+ under G1.
-            List<String> supervisorArgs = Procscope.system().processes().cmdline(before.path("supervisorPid").asLong());
+            List<String> supervisorArgs = Procscope.system().processes()
+                    .cmdline(before.path("supervisorPid").asLong());
             assertTrue(supervisorArgs.contains("-Xms8m") && supervisorArgs.contains(
                     Runtime.version().feature() >= 24 ? "-XX:+UseG1GC" : "-XX:+UseSerialGC"), supervisorArgs.toString());
             assertEquals("running", before.path("status").asText(), before.toString());

@@ -36,11 +36,6 @@ record Examination(ProcessTable table, ProcessSnapshot before, ProcessSnapshot a
                    Optional<DiskStats> disksAfter, Optional<GpuWindow> gpus, DoctorOptions options,
                    List<String> notes) {
 
-    Examination(ProcessTable table, ProcessSnapshot before, ProcessSnapshot after, DoctorOptions options) {
-        this(table, before, after, Optional.empty(), Optional.empty(), Optional.empty(), options,
-                java.util.Collections.synchronizedList(new java.util.ArrayList<>()));
-    }
-
     /** Records that a check could examine only part of what it looks at, and why. */
     void note(String text) {
         notes.add(text);

@@ -123,8 +123,8 @@ public final class LinuxDoctor implements Doctor {
         Instant start = Instant.now();
         List<String> skipped = Collections.synchronizedList(new ArrayList<>());
         // Neither snapshot reads a facet: checks read the few processes they need more of again (Examination.reread).
-        // With facets, a snapshot of thousands of processes holds every status and command line (about 40 MB with
-        // 5,000 processes), which an exporter running the doctor beside its scrapes feels.
+        // With facets, a snapshot of thousands of processes holds every status and command line: `serve` with 5,000
+        // processes and the doctor on held 97 MiB RSS when the later snapshot read them, 81 MiB since.
         ProcessSnapshot before = procfs.snapshot(Set.of());
         Optional<DiskStats> disksBefore = disks(skipped);
         GpuWatch watch = gpus.map(g -> GpuWatch.start(g, options, skipped)).orElse(null);
@@ -134,7 +134,8 @@ public final class LinuxDoctor implements Doctor {
             Optional<DiskStats> disksAfter = disks(skipped);
             Optional<Examination.GpuWindow> gpuWindow = watch == null ? Optional.empty()
                     : watch.finish(procfs, options, skipped);
-            Examination e = new Examination(procfs, before, after, disksBefore, disksAfter, gpuWindow, options, skipped);
+            Examination e = new Examination(procfs, before, after, disksBefore, disksAfter, gpuWindow, options,
+                    skipped);
             List<Finding> findings = new ArrayList<>();
             for (DoctorCheck c : checks) {
                 try {
