@@ -154,7 +154,7 @@ final class Detacher {
      * The collector and heap of a JVM that runs for as long as a job: a heap that grows only as far as it must (the
      * JVM's default starts at 1/64 of the machine's memory, a young generation of a third of that). From JDK 24 on the
      * serial GC grows its old generation to the heap's maximum before it collects it, so G1 runs it there. The
-     * launcher ({@code ./procscope}) gives {@code run}, {@code watch}, {@code events} and {@code logs} the same.
+     * launcher ({@code ./procscope}) gives {@code run}, {@code watch}, {@code events} and {@code logs -f} the same.
      *
      * @param feature the JDK's feature release
      * @return the JVM options

@@ -123,12 +123,16 @@ class LauncherIT {
                     && !replaced.err().contains("UseSerialGC") && !replaced.err().contains("UseG1GC"),
                     "the options replace the collector too: " + replaced.err());
 
-            for (String command : List.of("run", "watch", "events", "logs")) {
-                Run r = run(dir, jdk, List.of(), debug, command, "--help");
+            for (List<String> command : List.of(List.of("run", "--help"), List.of("watch", "--help"),
+                    List.of("events", "--help"), List.of("logs", "-f", "--help"), List.of("logs", "-hf"))) {
+                Run r = run(dir, jdk, List.of(), debug, command.toArray(String[]::new));
                 assertEquals(0, r.status(), r.toString());
                 assertTrue(r.err().contains(" -Xms8m ") && r.err().contains(feature >= 24 ? " -XX:+UseG1GC "
                         : " -XX:+UseSerialGC -Xmn4m ") && !r.err().contains("-Xmx"), command + ": " + r.err());
             }
+            Run once = run(dir, jdk, List.of(), debug, "logs", "--help");
+            assertTrue(once.err().contains(" -XX:+UseSerialGC ") && !once.err().contains("-Xms8m"),
+                    "logs without -f prints once, as a one-shot command: " + once.err());
 
             Run ps = run(dir, jdk, List.of(), debug);
             assertTrue(ps.err().contains(" -XX:+UseSerialGC ") && !ps.err().contains("-Xmx"),
