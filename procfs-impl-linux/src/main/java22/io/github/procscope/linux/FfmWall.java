@@ -52,15 +52,43 @@ final class FfmWall implements NativeWall {
         }
     }
 
-    /** Links the process and file calls ahead of their first use. */
+    /**
+     * Links the process and file calls ahead of their first use, then makes the calls of a first signal once, on
+     * this JVM's own process and with signal 0 (which sends nothing): a handle's first invocation spins classes too,
+     * and a caller that signals a moment later then finds them made.
+     */
     private static final class Linking implements Runnable {
+        private static final byte[] SELF_STAT = "/proc/self/stat\0".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        private final FfmWall wall;
+
+        Linking(FfmWall wall) {
+            this.wall = wall;
+        }
+
         @Override
         public void run() {
             try {
                 Proc.link();
                 Files.link();
+                long self = ProcessHandle.current().pid();
+                wall.kill(self, 0);
+                wall.getpgrp();
+                int fd = wall.openat(AT_FDCWD, SELF_STAT, O_RDONLY | O_CLOEXEC);
+                if (fd >= 0) {
+                    wall.read(fd, new byte[512], 0, 512);
+                    wall.close(fd);
+                }
+                if (wall.pidfdPossible()) {
+                    int pidfd = wall.pidfdOpen(self);
+                    if (pidfd >= 0) {
+                        wall.fstat(pidfd, new FileStatus());
+                        wall.poll(new int[] {pidfd}, POLLIN, new short[1], 1, 0);
+                        wall.pidfdSendSignal(pidfd, 0);
+                        wall.close(pidfd);
+                    }
+                }
             } catch (Throwable t) {
-                // The caller's first process call meets the same failure, in its own thread.
+                // The caller's first call meets the same failure, in its own thread.
             }
         }
     }
@@ -251,10 +279,11 @@ final class FfmWall implements NativeWall {
             // library costs a symbol look-up only. The JDK's first downcall handle costs far more than the
             // rest (it loads and spins the linker's machinery: about 100 ms on a cold JVM), so the process
             // calls and then the file calls, the ones a first signal needs (a pidfd, its inode, the target's
-            // stat), are linked now on a daemon thread: a caller that signals a moment later finds them
-            // ready, one that signals at once waits for the same initialiser rather than paying twice.
+            // stat), are linked now on a daemon thread, which then makes a first signal's calls once with signal 0
+            // on this JVM (Linking): a caller that signals a moment later finds them ready, one that signals at once
+            // waits for the same initialiser rather than paying twice.
             FfmWall wall = new FfmWall(pidfdPossible);
-            Thread linker = new Thread(new Linking(), "procscope-ffm-link");
+            Thread linker = new Thread(new Linking(wall), "procscope-ffm-link");
             linker.setDaemon(true);
             linker.start();
             return wall;
