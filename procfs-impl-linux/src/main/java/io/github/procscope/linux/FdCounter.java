@@ -60,31 +60,12 @@ final class FdCounter {
      *         ({@code CapEff:}); {@link #LISTING} if either is missing or malformed
      */
     static FdCounter fromStatus(List<String> status) {
-        long fsUid = -1;
-        long capEff = -1;
-        for (String line : status) {
-            if (line.startsWith("Uid:")) {
-                String[] ids = line.substring(4).trim().split("\\s+");
-                if (ids.length == 4) {
-                    fsUid = parse(ids[3], 10);
-                }
-            } else if (line.startsWith("CapEff:")) {
-                capEff = parse(line.substring(7).trim(), 16);
-            }
-        }
+        long fsUid = SelfStatus.fsUid(status);
+        long capEff = SelfStatus.effectiveCapabilities(status);
         if (fsUid < 0 || capEff < 0) {
             return LISTING;
         }
         return new FdCounter(true, fsUid, (capEff & (CAP_DAC_OVERRIDE | CAP_DAC_READ_SEARCH)) != 0);
-    }
-
-    private static long parse(String s, int radix) {
-        try {
-            long v = Long.parseUnsignedLong(s, radix);
-            return v < 0 ? -1 : v;
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     /** @return whether a directory's size may stand for its count (else it is listed) */

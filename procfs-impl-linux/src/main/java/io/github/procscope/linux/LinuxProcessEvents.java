@@ -210,10 +210,10 @@ public final class LinuxProcessEvents implements ProcessEvents {
     /** @return this process's {@code CapEff}, empty if it cannot be read */
     static OptionalLong effectiveCapabilities() {
         try {
-            for (String line : java.nio.file.Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("CapEff:")) {
-                    return OptionalLong.of(Long.parseUnsignedLong(line.substring(7).trim(), 16));
-                }
+            long caps = SelfStatus.effectiveCapabilities(
+                    java.nio.file.Files.readAllLines(Path.of("/proc/self/status")));
+            if (caps >= 0) {
+                return OptionalLong.of(caps);
             }
         } catch (java.io.IOException | RuntimeException e) {
             // unknown: let the socket say
