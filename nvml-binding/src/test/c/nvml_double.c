@@ -9,10 +9,11 @@
  *   (default)       every function the binding knows
  *   -DND_LEGACY     no _v3 process lists, nvmlDeviceGetMemoryInfo_v2, clock event reasons,
  *                   nvmlDeviceGetTemperatureV, nvmlSystemGetCudaDriverVersion_v2,
- *                   nvmlDeviceGetProcessesUtilizationInfo, nvmlDeviceGetRemappedRows or GPM
- *                   (drivers of the R450 era)
- *   -DND_ANCIENT    as ND_LEGACY, and no _v2 process lists, PCI info v3, energy, MIG or
- *                   per-process utilization either
+ *                   nvmlDeviceGetProcessesUtilizationInfo, nvmlDeviceGetRemappedRows, GPM or
+ *                   nvmlDeviceGetGridLicensableFeatures_v4 (drivers of the R450 era)
+ *   -DND_ANCIENT    as ND_LEGACY, and no _v2 process lists, PCI info v3, energy, MIG,
+ *                   per-process utilization, nvmlDeviceGetFieldValues or
+ *                   nvmlDeviceGetGridLicensableFeatures_v3 either
  *   -DND_NO_INIT_V2 no nvmlInit_v2 at all (an NVML older than 5.319)
  *
  * Every function takes one global lock, so the double is thread-safe. All state is global: tests reset
@@ -117,6 +118,74 @@ typedef struct {
     nd_gpm_metric_t metrics[ND_GPM_METRIC_MAX];
 } nd_gpm_metrics_get_t; /* nvmlGpmMetricsGet_t */
 
+typedef union {
+    double dVal;
+    int siVal;
+    unsigned int uiVal;
+    unsigned long ulVal;
+    unsigned long long ullVal;
+    signed long long sllVal;
+    unsigned short usVal;
+} nd_value_t; /* nvmlValue_t */
+
+typedef struct {
+    unsigned int fieldId;
+    unsigned int scopeId;
+    long long timestamp;
+    long long latencyUsec;
+    int valueType;
+    nvmlReturn_t nvmlReturn;
+    nd_value_t value;
+} nd_field_value_t; /* nvmlFieldValue_t */
+
+/* nvmlValueType_t */
+enum { ND_VALUE_DOUBLE = 0, ND_VALUE_UINT = 1, ND_VALUE_ULONGLONG = 3 };
+/* field ids (NVML_FI_DEV_*) */
+#define ND_FI_MEMORY_TEMP 82
+#define ND_FI_NVLINK_DATA_TX 138
+#define ND_FI_NVLINK_DATA_RX 139
+#define ND_FIELD_IDS 256
+
+#define ND_GRID_LICENSE_BUFFER_SIZE 128 /* NVML_GRID_LICENSE_BUFFER_SIZE */
+#define ND_GRID_FEATURE_MAX 3             /* NVML_GRID_LICENSE_FEATURE_MAX_COUNT */
+#define ND_GRID_CODE_VGPU 1               /* NVML_GRID_LICENSE_FEATURE_CODE_VGPU */
+#define ND_GRID_CODE_COMPUTE 4            /* NVML_GRID_LICENSE_FEATURE_CODE_COMPUTE */
+
+typedef struct {
+    unsigned int year;
+    unsigned short month, day, hour, min, sec;
+    unsigned char status;
+} nd_grid_license_expiry_t; /* nvmlGridLicenseExpiry_t */
+
+typedef struct {
+    int featureCode;
+    unsigned int featureState;
+    char licenseInfo[ND_GRID_LICENSE_BUFFER_SIZE];
+    char productName[ND_GRID_LICENSE_BUFFER_SIZE];
+    unsigned int featureEnabled;
+    nd_grid_license_expiry_t licenseExpiry;
+} nd_grid_feature_v4_t; /* nvmlGridLicensableFeature_t (NVML 11.4 and later, _v4) */
+
+typedef struct {
+    int featureCode;
+    unsigned int featureState;
+    char licenseInfo[ND_GRID_LICENSE_BUFFER_SIZE];
+    char productName[ND_GRID_LICENSE_BUFFER_SIZE];
+    unsigned int featureEnabled;
+} nd_grid_feature_v3_t; /* nvmlGridLicensableFeature_t as NVML 11.0 to 11.3 laid it out (_v3) */
+
+typedef struct {
+    int isGridLicenseSupported;
+    unsigned int licensableFeaturesCount;
+    nd_grid_feature_v4_t gridLicensableFeatures[ND_GRID_FEATURE_MAX];
+} nd_grid_features_v4_t; /* nvmlGridLicensableFeatures_t */
+
+typedef struct {
+    int isGridLicenseSupported;
+    unsigned int licensableFeaturesCount;
+    nd_grid_feature_v3_t gridLicensableFeatures[ND_GRID_FEATURE_MAX];
+} nd_grid_features_v3_t; /* nvmlGridLicensableFeatures_t with _v3 entries */
+
 typedef struct {
     void *device;
     unsigned long long eventType;
@@ -163,6 +232,16 @@ typedef struct nd_device {
     unsigned int pcieReplays;
     unsigned int remapCorrectable, remapUncorrectable, remapPending, remapFailure;
     unsigned long long supportedEvents; /* nvmlEventType* bits nvmlDeviceRegisterEvents accepts */
+    unsigned int memTemp;
+    int memTempEncoding; /* 0: unsigned int; 1: a double in dVal; 2: labelled double, written as uiVal (R545) */
+    unsigned long long nvlinkTxKib, nvlinkRxKib;
+    unsigned int nvlinkLinks; /* 0: no NVLink */
+    unsigned int encUtil, decUtil;
+    int vgpuSupported;        /* isGridLicenseSupported */
+    unsigned int vgpuCount;   /* licensableFeaturesCount */
+    unsigned int vgpuSlot;    /* the entry that holds the vGPU feature; the others hold the compute feature */
+    unsigned int vgpuLicensed;
+    nvmlReturn_t fieldRc[ND_FIELD_IDS]; /* per-field return codes of nvmlDeviceGetFieldValues; 0: answer */
     unsigned int gi, ci;
     nd_proc_t procs[ND_KINDS][ND_MAX_PROCS];
     int procCount[ND_KINDS];
@@ -378,6 +457,14 @@ static void default_device(int i) {
         d->gpmHas[3] = 1; d->gpmValue[3] = 33.5;   /* SM_OCCUPANCY */
         d->gpmHas[5] = 1; d->gpmValue[5] = 42.0;   /* ANY_TENSOR_UTIL */
         d->gpmHas[10] = 1; d->gpmValue[10] = 55.0; /* DRAM_BW_UTIL */
+        d->gpmHas[20] = 1; d->gpmValue[20] = 1500.0; /* PCIE_TX_PER_SEC, MiB/s */
+        d->gpmHas[21] = 1; d->gpmValue[21] = 800.5;  /* PCIE_RX_PER_SEC, MiB/s */
+        d->memTemp = 62;
+        d->nvlinkLinks = 18;
+        d->nvlinkTxKib = 123456789ULL;
+        d->nvlinkRxKib = 98765432ULL;
+        d->encUtil = 0;
+        d->decUtil = 12;
     } else {
         snprintf(d->name, sizeof d->name, "NVIDIA A100-SXM4-40GB");
         d->memTotal = 42949672960ULL;            /* 40960 MiB */
@@ -394,6 +481,12 @@ static void default_device(int i) {
         d->maxClock[0] = 1410; d->maxClock[1] = 1410; d->maxClock[2] = 1215; d->maxClock[3] = 1290;
         d->clockReasons = 0x1ULL;                /* GPU idle */
         d->pstate = 0;
+        d->memTemp = 41;
+        d->nvlinkLinks = 12;
+        d->nvlinkTxKib = 5000ULL;
+        d->nvlinkRxKib = 7000ULL;
+        d->encUtil = 3;
+        d->decUtil = 0;
     }
     d->eccCurrent = 1;
     d->eccPending = 1;
@@ -404,6 +497,8 @@ static void default_device(int i) {
     d->remapPending = i == 0 ? 1 : 0;
     d->remapFailure = 0;
     d->supportedEvents = ND_EVENT_XID_CRITICAL_ERROR | 0x1ULL | 0x2ULL | 0x4ULL; /* XID, SBE, DBE, P-state */
+    d->vgpuSupported = 0; /* bare metal: vGPU software licensing is not supported */
+    d->vgpuCount = 0;
     d->persistence = 1;
     d->migCurrent = 0;
     d->migPending = 0;
@@ -542,6 +637,17 @@ EXPORT int ndSetValue(int id, const char *key, long long v) {
     else if (strcmp(key, "index") == 0) d->index = (unsigned) v;
     else if (strcmp(key, "lost.after") == 0) { d->lostAfter = v; d->calls = 0; }
     else if (strcmp(key, "gpm.supported") == 0) d->gpmSupported = (int) v;
+    else if (strcmp(key, "memory.temperature") == 0) d->memTemp = (unsigned) v;
+    else if (strcmp(key, "memory.temperature.encoding") == 0) d->memTempEncoding = (int) v;
+    else if (strcmp(key, "nvlink.links") == 0) d->nvlinkLinks = (unsigned) v;
+    else if (strcmp(key, "nvlink.tx.kib") == 0) d->nvlinkTxKib = (unsigned long long) v;
+    else if (strcmp(key, "nvlink.rx.kib") == 0) d->nvlinkRxKib = (unsigned long long) v;
+    else if (strcmp(key, "util.encoder") == 0) d->encUtil = (unsigned) v;
+    else if (strcmp(key, "util.decoder") == 0) d->decUtil = (unsigned) v;
+    else if (strcmp(key, "vgpu.supported") == 0) d->vgpuSupported = (int) v;
+    else if (strcmp(key, "vgpu.count") == 0) d->vgpuCount = (unsigned) v;
+    else if (strcmp(key, "vgpu.slot") == 0) d->vgpuSlot = (unsigned) v;
+    else if (strcmp(key, "vgpu.licensed") == 0) d->vgpuLicensed = (unsigned) v;
     else ok = 0;
     pthread_mutex_unlock(&lock);
     return ok ? 0 : -1;
@@ -555,6 +661,18 @@ EXPORT int ndSetGpmMetric(int id, int metricId, double value) {
     if (ok) {
         d->gpmHas[metricId] = value == value;
         d->gpmValue[metricId] = value;
+    }
+    pthread_mutex_unlock(&lock);
+    return ok ? 0 : -1;
+}
+
+/** Makes one field of nvmlDeviceGetFieldValues answer rc on a device (rc 0: answer it again). */
+EXPORT int ndFailField(int id, int fieldId, int rc) {
+    pthread_mutex_lock(&lock);
+    nd_device *d = by_id(id);
+    int ok = d != NULL && fieldId >= 0 && fieldId < ND_FIELD_IDS;
+    if (ok) {
+        d->fieldRc[fieldId] = rc;
     }
     pthread_mutex_unlock(&lock);
     return ok ? 0 : -1;
@@ -662,7 +780,9 @@ EXPORT int ndAddMigDevice(int dev, int slot, const char *uuid, unsigned int gi, 
         "nvmlDeviceGetMigMode", "nvmlDeviceGetMinorNumber", "nvmlDeviceGetSerial", "nvmlDeviceGetPciInfo_v3",
         "nvmlDeviceGetTemperatureV", "nvmlDeviceGetTemperature", "nvmlDeviceGetProcessUtilization",
         "nvmlDeviceGetProcessesUtilizationInfo", "nvmlDeviceGetIndex", "nvmlDeviceGetMaxMigDeviceCount",
-        "nvmlDeviceGetMigDeviceHandleByIndex"
+        "nvmlDeviceGetMigDeviceHandleByIndex", "nvmlDeviceGetFieldValues", "nvmlDeviceGetEncoderUtilization",
+        "nvmlDeviceGetDecoderUtilization", "nvmlDeviceGetGridLicensableFeatures_v4",
+        "nvmlDeviceGetGridLicensableFeatures_v3"
     };
     for (size_t i = 0; i < sizeof unsupported / sizeof unsupported[0]; i++) {
         set_override(m->overrides, &m->overrideCount, unsupported[i], NVML_ERROR_NOT_SUPPORTED);
@@ -758,6 +878,13 @@ EXPORT long ndSizeof(const char *name) {
     if (strcmp(name, "nvmlGpmMetric_t") == 0) return (long) sizeof(nd_gpm_metric_t);
     if (strcmp(name, "nvmlGpmMetricsGet_t") == 0) return (long) sizeof(nd_gpm_metrics_get_t);
     if (strcmp(name, "nvmlEventData_t") == 0) return (long) sizeof(nd_event_data_t);
+    if (strcmp(name, "nvmlFieldValue_t") == 0) return (long) sizeof(nd_field_value_t);
+    if (strcmp(name, "nvmlGridLicenseExpiry_t") == 0) return (long) sizeof(nd_grid_license_expiry_t);
+    if (strcmp(name, "nvmlGridLicensableFeature_t") == 0) return (long) sizeof(nd_grid_feature_v4_t);
+    if (strcmp(name, "nvmlGridLicensableFeatures_t") == 0) return (long) sizeof(nd_grid_features_v4_t);
+    /* the layouts the _v3 function wrote (NVML 11.0 to 11.3), under the same type names then */
+    if (strcmp(name, "nvmlGridLicensableFeature_t/v3") == 0) return (long) sizeof(nd_grid_feature_v3_t);
+    if (strcmp(name, "nvmlGridLicensableFeatures_t/v3") == 0) return (long) sizeof(nd_grid_features_v3_t);
     return -1;
 }
 
@@ -1533,6 +1660,142 @@ EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(void *device, unsigned int *corrRo
             *uncRows = d->remapUncorrectable;
             *isPending = d->remapPending;
             *failureOccurred = d->remapFailure;
+        }
+    }
+    return leave(rc);
+}
+#endif
+
+/* ======================= NVML: field values, encoder and decoder, vGPU licence ======================= */
+
+#ifndef ND_ANCIENT
+static void field_value(nd_device *d, nd_field_value_t *v) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    v->timestamp = (long long) now.tv_sec * 1000000LL + now.tv_nsec / 1000;
+    v->latencyUsec = 0;
+    memset(&v->value, 0, sizeof v->value);
+    if (v->fieldId < ND_FIELD_IDS && d->fieldRc[v->fieldId] != NVML_SUCCESS) {
+        v->nvmlReturn = d->fieldRc[v->fieldId];
+        return;
+    }
+    v->nvmlReturn = NVML_SUCCESS;
+    switch (v->fieldId) {
+        case ND_FI_MEMORY_TEMP:
+            if (d->memTempEncoding == 1) {
+                v->valueType = ND_VALUE_DOUBLE;
+                v->value.dVal = (double) d->memTemp;
+            } else {
+                v->valueType = d->memTempEncoding == 2 ? ND_VALUE_DOUBLE : ND_VALUE_UINT;
+                v->value.uiVal = d->memTemp;
+            }
+            break;
+        case ND_FI_NVLINK_DATA_TX:
+        case ND_FI_NVLINK_DATA_RX: {
+            unsigned long long total = v->fieldId == ND_FI_NVLINK_DATA_TX ? d->nvlinkTxKib : d->nvlinkRxKib;
+            v->valueType = ND_VALUE_ULONGLONG;
+            if (d->nvlinkLinks == 0) {
+                v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+            } else if (v->scopeId == 0xFFFFFFFFU) {
+                v->value.ullVal = total; /* UINT_MAX: the sum over all links */
+            } else if (v->scopeId < d->nvlinkLinks) {
+                v->value.ullVal = total / d->nvlinkLinks; /* one link's share */
+            } else {
+                v->nvmlReturn = NVML_ERROR_INVALID_ARGUMENT;
+            }
+            break;
+        }
+        default:
+            v->nvmlReturn = NVML_ERROR_NOT_SUPPORTED;
+    }
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(void *device, int valuesCount, nd_field_value_t *values) {
+    nd_device *d;
+    nvmlReturn_t rc = enter_device("nvmlDeviceGetFieldValues", device, &d);
+    if (rc == NVML_SUCCESS) {
+        if (values == NULL || valuesCount < 0) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else {
+            for (int i = 0; i < valuesCount; i++) {
+                field_value(d, &values[i]);
+            }
+        }
+    }
+    return leave(rc);
+}
+#endif
+
+static nvmlReturn_t codec_utilization(const char *fn, void *device, unsigned int *util, unsigned int *period,
+                                      int encoder) {
+    nd_device *d;
+    nvmlReturn_t rc = enter_device(fn, device, &d);
+    if (rc == NVML_SUCCESS) {
+        if (util == NULL || period == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else {
+            *util = encoder ? d->encUtil : d->decUtil;
+            *period = 167000; /* microseconds */
+        }
+    }
+    return leave(rc);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEncoderUtilization(void *device, unsigned int *util, unsigned int *period) {
+    return codec_utilization("nvmlDeviceGetEncoderUtilization", device, util, period, 1);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetDecoderUtilization(void *device, unsigned int *util, unsigned int *period) {
+    return codec_utilization("nvmlDeviceGetDecoderUtilization", device, util, period, 0);
+}
+
+/* Fills the common part of a licensable-features answer; the entries are written by the caller per layout. */
+#define GRID_FEATURES(out, d, version)                                                              \
+    do {                                                                                            \
+        memset((out), 0, sizeof *(out));                                                            \
+        (out)->isGridLicenseSupported = (d)->vgpuSupported;                                         \
+        unsigned int n = (d)->vgpuSupported ? (d)->vgpuCount : 0;                                   \
+        (out)->licensableFeaturesCount = n;                                                         \
+        for (unsigned int i = 0; i < n && i < ND_GRID_FEATURE_MAX; i++) {                           \
+            int vgpu = i == (d)->vgpuSlot;                                                          \
+            (out)->gridLicensableFeatures[i].featureCode = vgpu ? ND_GRID_CODE_VGPU : ND_GRID_CODE_COMPUTE; \
+            (out)->gridLicensableFeatures[i].featureState = vgpu ? (d)->vgpuLicensed : !(d)->vgpuLicensed; \
+            (out)->gridLicensableFeatures[i].featureEnabled = 1;                                    \
+            snprintf((out)->gridLicensableFeatures[i].productName, ND_GRID_LICENSE_BUFFER_SIZE, "%s (%s)", \
+                     vgpu ? "NVIDIA Virtual PC" : "NVIDIA Virtual Compute Server", version);        \
+        }                                                                                           \
+    } while (0)
+
+#ifndef ND_LEGACY
+EXPORT nvmlReturn_t nvmlDeviceGetGridLicensableFeatures_v4(void *device, nd_grid_features_v4_t *features) {
+    nd_device *d;
+    nvmlReturn_t rc = enter_device("nvmlDeviceGetGridLicensableFeatures_v4", device, &d);
+    if (rc == NVML_SUCCESS) {
+        if (features == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else {
+            GRID_FEATURES(features, d, "v4");
+            for (unsigned int i = 0; i < features->licensableFeaturesCount && i < ND_GRID_FEATURE_MAX; i++) {
+                features->gridLicensableFeatures[i].licenseExpiry.year = 2031;
+                features->gridLicensableFeatures[i].licenseExpiry.month = 12;
+                features->gridLicensableFeatures[i].licenseExpiry.day = 31;
+                features->gridLicensableFeatures[i].licenseExpiry.status = 2; /* NVML_GRID_LICENSE_EXPIRY_VALID */
+            }
+        }
+    }
+    return leave(rc);
+}
+#endif
+
+#ifndef ND_ANCIENT
+EXPORT nvmlReturn_t nvmlDeviceGetGridLicensableFeatures_v3(void *device, nd_grid_features_v3_t *features) {
+    nd_device *d;
+    nvmlReturn_t rc = enter_device("nvmlDeviceGetGridLicensableFeatures_v3", device, &d);
+    if (rc == NVML_SUCCESS) {
+        if (features == NULL) {
+            rc = NVML_ERROR_INVALID_ARGUMENT;
+        } else {
+            GRID_FEATURES(features, d, "v3");
         }
     }
     return leave(rc);

@@ -12,7 +12,7 @@ import java.util.OptionalDouble;
 /**
  * GPU performance monitoring (GPM, Hopper and later) on one device: two samples an interval apart and the
  * metrics NVML computes from them (SM activity and occupancy, tensor and DRAM use, FP64/32/16 and integer
- * pipes). GPM needs every one of its five functions; a driver without one of them has no GPM. Both
+ * pipes, PCIe traffic). GPM needs every one of its five functions; a driver without one of them has no GPM. Both
  * samples are freed on every path. Thread-safe.
  */
 final class DeviceGpm {
@@ -20,7 +20,10 @@ final class DeviceGpm {
     private static final int[] METRICS = {NvmlNative.NVML_GPM_METRIC_GRAPHICS_UTIL, NvmlNative.NVML_GPM_METRIC_SM_UTIL,
         NvmlNative.NVML_GPM_METRIC_SM_OCCUPANCY, NvmlNative.NVML_GPM_METRIC_ANY_TENSOR_UTIL,
         NvmlNative.NVML_GPM_METRIC_DRAM_BW_UTIL, NvmlNative.NVML_GPM_METRIC_FP64_UTIL, NvmlNative.NVML_GPM_METRIC_FP32_UTIL,
-        NvmlNative.NVML_GPM_METRIC_FP16_UTIL, NvmlNative.NVML_GPM_METRIC_INTEGER_UTIL};
+        NvmlNative.NVML_GPM_METRIC_FP16_UTIL, NvmlNative.NVML_GPM_METRIC_INTEGER_UTIL,
+        NvmlNative.NVML_GPM_METRIC_PCIE_TX_PER_SEC, NvmlNative.NVML_GPM_METRIC_PCIE_RX_PER_SEC};
+    /** {@code nvml.h} gives the PCIe rates in MiB/s. */
+    private static final double BYTES_PER_MIB = 1024.0 * 1024.0;
 
     private final DeviceCalls calls;
     private final NvmlFunctions fns;
@@ -90,7 +93,8 @@ final class DeviceGpm {
                 v[i] = m.nvmlReturn == RC_SUCCESS && !Double.isNaN(m.value) ? OptionalDouble.of(m.value)
                         : OptionalDouble.empty();
             }
-            return Optional.of(new GpmMetrics(uuid, measured, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]));
+            return Optional.of(new GpmMetrics(uuid, measured, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],
+                    scaled(v[9], BYTES_PER_MIB), scaled(v[10], BYTES_PER_MIB)));
         } catch (RuntimeException e) {
             failure = e;
             throw e;
@@ -98,6 +102,10 @@ final class DeviceGpm {
             free(second, failure);
             free(first, failure);
         }
+    }
+
+    private static OptionalDouble scaled(OptionalDouble v, double factor) {
+        return v.isPresent() ? OptionalDouble.of(v.getAsDouble() * factor) : OptionalDouble.empty();
     }
 
     private Pointer allocate() {

@@ -17,20 +17,24 @@ import java.util.OptionalLong;
 
 /**
  * The current state of one device: a {@link GpuSample} (utilization, memory, temperature, power, clocks,
- * performance state, fan, clock event reasons, ECC counts) and its {@link GpuModes}. A function the driver
- * lacks or withholds leaves its field empty. Thread-safe: each thread passes its own out-parameter block.
+ * performance state, fan, clock event reasons, ECC counts, memory temperature, encoder and decoder utilization,
+ * NVLink counters, vGPU licence) and its {@link GpuModes}. A function the driver lacks or withholds leaves its
+ * field empty. Thread-safe: each thread passes its own out-parameter block.
  */
 final class DeviceSampler {
     private static final int RC_SUCCESS = NvmlNative.NVML_SUCCESS;
     private static final int RC_ARGUMENT_VERSION_MISMATCH = NvmlReturn.ARGUMENT_VERSION_MISMATCH.code();
     private static final int RC_FUNCTION_NOT_FOUND = NvmlReturn.FUNCTION_NOT_FOUND.code();
+    private static final int RC_INVALID_ARGUMENT = NvmlReturn.INVALID_ARGUMENT.code();
 
     /**
      * Memory for the out-parameters of one sample's calls, one block per thread: JNA's structures and
      * {@code ByReference}s allocate and register native memory per call, which cost more than the calls.
      * Each call's result is read before the next call.
      */
-    private static final ThreadLocal<Memory> OUT = ThreadLocal.withInitial(() -> new Memory(64));
+    private static final ThreadLocal<Memory> OUT = ThreadLocal.withInitial(() -> new Memory(Layouts.BLOCK_SIZE));
+    /** The highest memory temperature DCGM accepts as a reading (it drops higher ones as bogus). */
+    private static final int MAX_MEMORY_TEMPERATURE = 200;
 
     private final DeviceCalls calls;
     private final NvmlFunctions fns;
@@ -105,9 +109,15 @@ final class DeviceSampler {
                 && calls.ok(fns.clocksEventReasons.call().call(handle, out), fns.clocksEventReasons.name())) {
             reasons = OptionalLong.of(out.getLong(0));
         }
+        Optional<EccErrorCounts> ecc = readEcc(out);
+        OptionalInt encoder = utilization(fns.encoderUtilization, out);
+        OptionalInt decoder = utilization(fns.decoderUtilization, out);
+        FieldReadings fields = readFields(out);
+        Optional<Boolean> vgpuLicensed = readVgpuLicense(out);
         return new GpuSample(index, uuid, takenAt, gpuUtil, memUtil, memory, temperature, power, enforced,
                 management, energy, graphicsClock, smClock, memClock, maxSmClock, maxMemClock, pstate, fan,
-                reasons, readEcc(out));
+                reasons, ecc, fields.memoryTemperature(), encoder, decoder, fields.nvlinkTx(), fields.nvlinkRx(),
+                vgpuLicensed);
     }
 
     /** @return the device's memory now; empty if the driver withholds it */
@@ -131,6 +141,23 @@ final class DeviceSampler {
         static final int TEMP_VERSION_VALUE;
         static final int TEMP_SENSOR;
         static final int TEMP_VALUE;
+        static final int FIELD_SIZE;
+        static final int FIELD_ID;
+        static final int FIELD_SCOPE;
+        static final int FIELD_TYPE;
+        static final int FIELD_RETURN;
+        static final int FIELD_VALUE;
+        static final int GRID_V4_SIZE;
+        static final int GRID_V3_SIZE;
+        static final int GRID_SUPPORTED;
+        static final int GRID_COUNT;
+        static final int GRID_ENTRIES;
+        static final int GRID_V4_ENTRY;
+        static final int GRID_V3_ENTRY;
+        static final int GRID_CODE;
+        static final int GRID_STATE;
+        /** The out-parameter block: room for the largest structure a sample passes. */
+        static final int BLOCK_SIZE;
 
         static {
             NvmlStructs.Utilization u = new NvmlStructs.Utilization();
@@ -151,9 +178,26 @@ final class DeviceSampler {
             TEMP_VERSION_VALUE = t.version;
             TEMP_SENSOR = t.offsetOf("sensorType");
             TEMP_VALUE = t.offsetOf("temperature");
-            if (Math.max(MEM2_SIZE, t.size()) > 64) {
-                throw new AssertionError("the sample's out-parameter block is too small");
-            }
+            NvmlStructs.FieldValue f = new NvmlStructs.FieldValue();
+            FIELD_SIZE = f.size();
+            FIELD_ID = f.offsetOf("fieldId");
+            FIELD_SCOPE = f.offsetOf("scopeId");
+            FIELD_TYPE = f.offsetOf("valueType");
+            FIELD_RETURN = f.offsetOf("nvmlReturn");
+            FIELD_VALUE = f.offsetOf("value");
+            NvmlStructs.GridLicensableFeaturesV4 g4 = new NvmlStructs.GridLicensableFeaturesV4();
+            GRID_V4_SIZE = g4.size();
+            GRID_V3_SIZE = new NvmlStructs.GridLicensableFeaturesV3().size();
+            GRID_SUPPORTED = g4.offsetOf("isGridLicenseSupported");
+            GRID_COUNT = g4.offsetOf("licensableFeaturesCount");
+            GRID_ENTRIES = g4.offsetOf("gridLicensableFeatures");
+            NvmlStructs.GridLicensableFeatureV4 e4 = new NvmlStructs.GridLicensableFeatureV4();
+            GRID_V4_ENTRY = e4.size();
+            GRID_V3_ENTRY = new NvmlStructs.GridLicensableFeatureV3().size();
+            GRID_CODE = e4.offsetOf("featureCode");
+            GRID_STATE = e4.offsetOf("featureState");
+            BLOCK_SIZE = Math.max(Math.max(MEM2_SIZE, t.size()), Math.max(FieldReadings.COUNT * FIELD_SIZE,
+                    Math.max(GRID_V4_SIZE, GRID_V3_SIZE)));
         }
 
         private Layouts() {
@@ -252,6 +296,126 @@ final class DeviceSampler {
             return OptionalInt.of(out.getInt(0));
         }
         return OptionalInt.empty();
+    }
+
+    /** {@code nvmlDevice{En,De}coderUtilization}: the percentage, then the sampling period (not kept). */
+    private OptionalInt utilization(NvmlFunction<NvmlFunctions.DeviceOutPair> function, Memory out) {
+        if (!function.isPresent()) {
+            return OptionalInt.empty();
+        }
+        out.clear(8);
+        return calls.ok(function.call().call(handle, out, out.share(4)), function.name())
+                ? OptionalInt.of(out.getInt(0)) : OptionalInt.empty();
+    }
+
+    /** What one {@code nvmlDeviceGetFieldValues} call gives: the memory temperature and the NVLink counters. */
+    private record FieldReadings(OptionalInt memoryTemperature, OptionalLong nvlinkTx, OptionalLong nvlinkRx) {
+        /** How many fields the call asks for. */
+        static final int COUNT = 3;
+        static final FieldReadings NONE = new FieldReadings(OptionalInt.empty(), OptionalLong.empty(),
+                OptionalLong.empty());
+    }
+
+    /**
+     * One {@code nvmlDeviceGetFieldValues} call for {@code NVML_FI_DEV_MEMORY_TEMP} and the NVLink data throughput
+     * counters of all links (scope {@code UINT_MAX}). Each field carries its own return code: a field the device
+     * does not offer is empty, the others are kept.
+     */
+    private FieldReadings readFields(Memory out) {
+        NvmlFunction<NvmlFunctions.FieldValues> f = fns.fieldValues;
+        if (!f.isPresent()) {
+            return FieldReadings.NONE;
+        }
+        out.clear((long) FieldReadings.COUNT * Layouts.FIELD_SIZE);
+        request(out, 0, NvmlNative.NVML_FI_DEV_MEMORY_TEMP, 0);
+        request(out, 1, NvmlNative.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX, NvmlNative.NVLINK_SCOPE_ALL_LINKS);
+        request(out, 2, NvmlNative.NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX, NvmlNative.NVLINK_SCOPE_ALL_LINKS);
+        if (!calls.ok(f.call().call(handle, FieldReadings.COUNT, out), f.name())) {
+            return FieldReadings.NONE;
+        }
+        OptionalInt memoryTemperature = OptionalInt.empty();
+        OptionalLong t = fieldValue(out, 0, f.name() + " (NVML_FI_DEV_MEMORY_TEMP)");
+        if (t.isPresent() && t.getAsLong() >= 0 && t.getAsLong() <= MAX_MEMORY_TEMPERATURE) {
+            memoryTemperature = OptionalInt.of((int) t.getAsLong());
+        }
+        return new FieldReadings(memoryTemperature,
+                kibToBytes(fieldValue(out, 1, f.name() + " (NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX)")),
+                kibToBytes(fieldValue(out, 2, f.name() + " (NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX)")));
+    }
+
+    private static void request(Memory out, int slot, int fieldId, int scopeId) {
+        long at = (long) slot * Layouts.FIELD_SIZE;
+        out.setInt(at + Layouts.FIELD_ID, fieldId);
+        out.setInt(at + Layouts.FIELD_SCOPE, scopeId);
+    }
+
+    /**
+     * @return a field's value as a whole number; empty when its own return code says it is unavailable here (or
+     *         that the driver does not know the field), when its type is unknown, or when it is a count of 2^63 or
+     *         more
+     * @throws io.github.procscope.api.gpu.NvmlException for any other return code of the field
+     */
+    private OptionalLong fieldValue(Memory out, int slot, String function) {
+        long at = (long) slot * Layouts.FIELD_SIZE;
+        int rc = out.getInt(at + Layouts.FIELD_RETURN);
+        if (rc == RC_INVALID_ARGUMENT || !calls.ok(rc, function)) {
+            return OptionalLong.empty(); // a field id older drivers do not know may come back as an invalid argument
+        }
+        long value = out.getLong(at + Layouts.FIELD_VALUE);
+        return switch (out.getInt(at + Layouts.FIELD_TYPE)) {
+            case NvmlNative.NVML_VALUE_TYPE_UNSIGNED_INT -> OptionalLong.of(Integer.toUnsignedLong((int) value));
+            case NvmlNative.NVML_VALUE_TYPE_SIGNED_INT -> OptionalLong.of((int) value);
+            case NvmlNative.NVML_VALUE_TYPE_UNSIGNED_SHORT -> OptionalLong.of(value & 0xFFFF);
+            case NvmlNative.NVML_VALUE_TYPE_UNSIGNED_LONG, NvmlNative.NVML_VALUE_TYPE_UNSIGNED_LONG_LONG,
+                 NvmlNative.NVML_VALUE_TYPE_SIGNED_LONG_LONG -> value >= 0 ? OptionalLong.of(value) : OptionalLong.empty();
+            // R545 drivers label the memory temperature a double but write it as an unsigned int (DCGM reads the
+            // union as one for that reason): with the upper half clear the bits are an integer, not a double.
+            case NvmlNative.NVML_VALUE_TYPE_DOUBLE -> (value >>> 32) == 0 ? OptionalLong.of(value)
+                    : wholeNumber(Double.longBitsToDouble(value));
+            default -> OptionalLong.empty();
+        };
+    }
+
+    private static OptionalLong wholeNumber(double d) {
+        return d >= 0 && d < 0x1p62 ? OptionalLong.of(Math.round(d)) : OptionalLong.empty();
+    }
+
+    /** NVML counts NVLink traffic in KiB; a count too large to be bytes in a {@code long} is empty. */
+    private static OptionalLong kibToBytes(OptionalLong kib) {
+        return kib.isPresent() && kib.getAsLong() <= Long.MAX_VALUE / 1024 ? OptionalLong.of(kib.getAsLong() * 1024)
+                : OptionalLong.empty();
+    }
+
+    /**
+     * The vGPU licence as DCGM reads it: {@code nvmlDeviceGetGridLicensableFeatures_v4} (else {@code _v3}, whose
+     * entries lack the expiry); false when vGPU software licensing is not supported here, else the state of the
+     * vGPU feature, empty when none is listed.
+     */
+    private Optional<Boolean> readVgpuLicense(Memory out) {
+        for (NvmlFunction<NvmlFunctions.DeviceOut> f = fns.gridLicensableFeatures; f.isPresent(); f = f.older()) {
+            boolean v4 = f.version() >= 4;
+            out.clear(v4 ? Layouts.GRID_V4_SIZE : Layouts.GRID_V3_SIZE);
+            int rc = f.call().call(handle, out);
+            if (rc == RC_SUCCESS) {
+                if (out.getInt(Layouts.GRID_SUPPORTED) == 0) {
+                    return Optional.of(false);
+                }
+                int count = (int) Math.min(Integer.toUnsignedLong(out.getInt(Layouts.GRID_COUNT)),
+                        NvmlNative.NVML_GRID_LICENSE_FEATURE_MAX_COUNT);
+                int stride = v4 ? Layouts.GRID_V4_ENTRY : Layouts.GRID_V3_ENTRY;
+                for (int i = 0; i < count; i++) {
+                    long entry = Layouts.GRID_ENTRIES + (long) i * stride;
+                    if (out.getInt(entry + Layouts.GRID_CODE) == NvmlNative.NVML_GRID_LICENSE_FEATURE_CODE_VGPU) {
+                        return Optional.of(out.getInt(entry + Layouts.GRID_STATE) != 0);
+                    }
+                }
+                return Optional.empty();
+            }
+            if (rc != RC_ARGUMENT_VERSION_MISMATCH && rc != RC_FUNCTION_NOT_FOUND && !calls.ok(rc, f.name())) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     private Optional<EccErrorCounts> readEcc(Memory out) {

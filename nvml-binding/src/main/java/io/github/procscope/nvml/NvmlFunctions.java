@@ -16,9 +16,11 @@ import java.util.function.Predicate;
  * binding probes its versioned symbols the same way when it loads the library). Each family lists its
  * symbols newest first, and the handle takes the newest the library exports: {@code _v3} process lists, then
  * {@code _v2}, then v1; {@code nvmlDeviceGetMemoryInfo_v2}, then v1; clock event reasons, then the older
- * throttle reasons; {@code nvmlSystemGetCudaDriverVersion_v2}, then v1. Where a newer function changed the
- * C signature ({@code nvmlDeviceGetTemperatureV}, {@code nvmlDeviceGetProcessesUtilizationInfo}) it is a
- * handle of its own, and the caller falls back to the older handle itself.
+ * throttle reasons; {@code nvmlSystemGetCudaDriverVersion_v2}, then v1;
+ * {@code nvmlDeviceGetGridLicensableFeatures_v4}, then {@code _v3} (the older symbols wrote entry layouts this
+ * binding does not read). Where a newer function changed the C signature ({@code nvmlDeviceGetTemperatureV},
+ * {@code nvmlDeviceGetProcessesUtilizationInfo}) it is a handle of its own, and the caller falls back to the older
+ * handle itself.
  *
  * <p>The calls are the raw binding's methods ({@link NvmlNative}), so this class adds no behaviour: it only
  * decides, once, which of them may be called. Immutable and thread-safe.
@@ -98,6 +100,18 @@ final class NvmlFunctions {
     interface RemappedRows {
         int call(Pointer device, IntByReference corrRows, IntByReference uncRows, IntByReference isPending,
                  IntByReference failureOccurred);
+    }
+
+    /** {@code nvmlReturn_t f(nvmlDevice_t, unsigned int* first, unsigned int* second)}, in memory the caller owns. */
+    @FunctionalInterface
+    interface DeviceOutPair {
+        int call(Pointer device, Pointer first, Pointer second);
+    }
+
+    /** {@code nvmlDeviceGetFieldValues(nvmlDevice_t, int valuesCount, nvmlFieldValue_t* values)}. */
+    @FunctionalInterface
+    interface FieldValues {
+        int call(Pointer device, int valuesCount, Pointer values);
     }
 
     /** {@code nvmlEventSetCreate(nvmlEventSet_t*)}. */
@@ -225,6 +239,10 @@ final class NvmlFunctions {
     final NvmlFunction<EccCount> totalEccErrors;
     final NvmlFunction<DeviceInt> pcieReplayCounter;
     final NvmlFunction<RemappedRows> remappedRows;
+    final NvmlFunction<FieldValues> fieldValues;
+    final NvmlFunction<DeviceOutPair> encoderUtilization;
+    final NvmlFunction<DeviceOutPair> decoderUtilization;
+    final NvmlFunction<DeviceOut> gridLicensableFeatures;
     // ---- events ----
     final NvmlFunction<EventSetCreate> eventSetCreate;
     final NvmlFunction<SupportedEvents> supportedEventTypes;
@@ -302,6 +320,12 @@ final class NvmlFunctions {
         totalEccErrors = one("nvmlDeviceGetTotalEccErrors", api::nvmlDeviceGetTotalEccErrors);
         pcieReplayCounter = one("nvmlDeviceGetPcieReplayCounter", api::nvmlDeviceGetPcieReplayCounter);
         remappedRows = one("nvmlDeviceGetRemappedRows", api::nvmlDeviceGetRemappedRows);
+        fieldValues = one("nvmlDeviceGetFieldValues", api::nvmlDeviceGetFieldValues);
+        encoderUtilization = one("nvmlDeviceGetEncoderUtilization", api::nvmlDeviceGetEncoderUtilization);
+        decoderUtilization = one("nvmlDeviceGetDecoderUtilization", api::nvmlDeviceGetDecoderUtilization);
+        gridLicensableFeatures = family("nvmlDeviceGetGridLicensableFeatures",
+                v("nvmlDeviceGetGridLicensableFeatures_v4", api::nvmlDeviceGetGridLicensableFeatures_v4),
+                v("nvmlDeviceGetGridLicensableFeatures_v3", api::nvmlDeviceGetGridLicensableFeatures_v3));
 
         eventSetCreate = one("nvmlEventSetCreate", api::nvmlEventSetCreate);
         supportedEventTypes = one("nvmlDeviceGetSupportedEventTypes", api::nvmlDeviceGetSupportedEventTypes);

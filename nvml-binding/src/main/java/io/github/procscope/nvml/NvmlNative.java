@@ -72,6 +72,26 @@ interface NvmlNative extends Library {
     int NVML_GPM_METRIC_FP64_UTIL = 11;
     int NVML_GPM_METRIC_FP32_UTIL = 12;
     int NVML_GPM_METRIC_FP16_UTIL = 13;
+    int NVML_GPM_METRIC_PCIE_TX_PER_SEC = 20;
+    int NVML_GPM_METRIC_PCIE_RX_PER_SEC = 21;
+    // field values (nvmlFieldValue_t.fieldId)
+    int NVML_FI_DEV_MEMORY_TEMP = 82;
+    int NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX = 138;
+    int NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX = 139;
+    /** The {@code scopeId} of an NVLink throughput field that sums every link: {@code UINT_MAX}. */
+    int NVLINK_SCOPE_ALL_LINKS = 0xFFFF_FFFF;
+    // nvmlValueType_t
+    int NVML_VALUE_TYPE_DOUBLE = 0;
+    int NVML_VALUE_TYPE_UNSIGNED_INT = 1;
+    int NVML_VALUE_TYPE_UNSIGNED_LONG = 2;
+    int NVML_VALUE_TYPE_UNSIGNED_LONG_LONG = 3;
+    int NVML_VALUE_TYPE_SIGNED_LONG_LONG = 4;
+    int NVML_VALUE_TYPE_SIGNED_INT = 5;
+    int NVML_VALUE_TYPE_UNSIGNED_SHORT = 6;
+    // vGPU software licensing
+    int NVML_GRID_LICENSE_BUFFER_SIZE = 128;
+    int NVML_GRID_LICENSE_FEATURE_MAX_COUNT = 3;
+    int NVML_GRID_LICENSE_FEATURE_CODE_VGPU = 1;
 
     // ---- initialization and errors ----
     int nvmlInit_v2();
@@ -154,6 +174,18 @@ interface NvmlNative extends Library {
 
     int nvmlDeviceGetRemappedRows(Pointer device, IntByReference corrRows, IntByReference uncRows,
                                   IntByReference isPending, IntByReference failureOccurred);
+
+    // (values: nvmlFieldValue_t[valuesCount]; utilization, samplingPeriodUs: unsigned int*;
+    // features: nvmlGridLicensableFeatures_t*, whose entries lack licenseExpiry before _v4)
+    int nvmlDeviceGetFieldValues(Pointer device, int valuesCount, Pointer values);
+
+    int nvmlDeviceGetEncoderUtilization(Pointer device, Pointer utilization, Pointer samplingPeriodUs);
+
+    int nvmlDeviceGetDecoderUtilization(Pointer device, Pointer utilization, Pointer samplingPeriodUs);
+
+    int nvmlDeviceGetGridLicensableFeatures_v4(Pointer device, Pointer features);
+
+    int nvmlDeviceGetGridLicensableFeatures_v3(Pointer device, Pointer features);
 
     // ---- events (set: nvmlEventSet_t; data: nvmlEventData_t*, NVML_EVENT_DATA_SIZE bytes) ----
     int nvmlEventSetCreate(PointerByReference set);

@@ -193,6 +193,85 @@ final class NvmlStructs {
         }
     }
 
+    /** {@code nvmlFieldValue_t}: one field of {@code nvmlDeviceGetFieldValues}; {@code value} is the 8-byte union. */
+    @Structure.FieldOrder({"fieldId", "scopeId", "timestamp", "latencyUsec", "valueType", "nvmlReturn", "value"})
+    public static final class FieldValue extends Structure {
+        /** @return the offset of a field in this layout, for callers that pass plain memory */
+        int offsetOf(String field) {
+            return fieldOffset(field);
+        }
+
+        public int fieldId;
+        public int scopeId;
+        public long timestamp;
+        public long latencyUsec;
+        public int valueType;
+        public int nvmlReturn;
+        public long value;
+    }
+
+    /** {@code nvmlGridLicenseExpiry_t}: the licence's expiry, in the entries of {@code _v4}. */
+    @Structure.FieldOrder({"year", "month", "day", "hour", "min", "sec", "status"})
+    public static final class GridLicenseExpiry extends Structure {
+        public int year;
+        public short month;
+        public short day;
+        public short hour;
+        public short min;
+        public short sec;
+        public byte status;
+    }
+
+    /** {@code nvmlGridLicensableFeature_t} as {@code nvmlDeviceGetGridLicensableFeatures_v4} writes it. */
+    @Structure.FieldOrder({"featureCode", "featureState", "licenseInfo", "productName", "featureEnabled",
+        "licenseExpiry"})
+    public static final class GridLicensableFeatureV4 extends Structure {
+        /** @return the offset of a field in this layout, for callers that pass plain memory */
+        int offsetOf(String field) {
+            return fieldOffset(field);
+        }
+
+        public int featureCode;
+        public int featureState;
+        public byte[] licenseInfo = new byte[NvmlNative.NVML_GRID_LICENSE_BUFFER_SIZE];
+        public byte[] productName = new byte[NvmlNative.NVML_GRID_LICENSE_BUFFER_SIZE];
+        public int featureEnabled;
+        public GridLicenseExpiry licenseExpiry = new GridLicenseExpiry();
+    }
+
+    /** {@code nvmlGridLicensableFeature_t} as {@code nvmlDeviceGetGridLicensableFeatures_v3} writes it: no expiry. */
+    @Structure.FieldOrder({"featureCode", "featureState", "licenseInfo", "productName", "featureEnabled"})
+    public static final class GridLicensableFeatureV3 extends Structure {
+        public int featureCode;
+        public int featureState;
+        public byte[] licenseInfo = new byte[NvmlNative.NVML_GRID_LICENSE_BUFFER_SIZE];
+        public byte[] productName = new byte[NvmlNative.NVML_GRID_LICENSE_BUFFER_SIZE];
+        public int featureEnabled;
+    }
+
+    /** {@code nvmlGridLicensableFeatures_t}, filled by {@code nvmlDeviceGetGridLicensableFeatures_v4}. */
+    @Structure.FieldOrder({"isGridLicenseSupported", "licensableFeaturesCount", "gridLicensableFeatures"})
+    public static final class GridLicensableFeaturesV4 extends Structure {
+        /** @return the offset of a field in this layout, for callers that pass plain memory */
+        int offsetOf(String field) {
+            return fieldOffset(field);
+        }
+
+        public int isGridLicenseSupported;
+        public int licensableFeaturesCount;
+        public GridLicensableFeatureV4[] gridLicensableFeatures = (GridLicensableFeatureV4[])
+                new GridLicensableFeatureV4().toArray(NvmlNative.NVML_GRID_LICENSE_FEATURE_MAX_COUNT);
+    }
+
+    /** {@code nvmlGridLicensableFeatures_t} with the entries {@code nvmlDeviceGetGridLicensableFeatures_v3} writes. */
+    @Structure.FieldOrder({"isGridLicenseSupported", "licensableFeaturesCount", "gridLicensableFeatures"})
+    public static final class GridLicensableFeaturesV3 extends Structure {
+        public int isGridLicenseSupported;
+        public int licensableFeaturesCount;
+        public GridLicensableFeatureV3[] gridLicensableFeatures = (GridLicensableFeatureV3[])
+                new GridLicensableFeatureV3().toArray(NvmlNative.NVML_GRID_LICENSE_FEATURE_MAX_COUNT);
+    }
+
     /** {@code nvmlGpmSupport_t}. */
     @Structure.FieldOrder({"version", "isSupportedDevice"})
     public static final class GpmSupport extends Structure {

@@ -58,6 +58,8 @@ final class NvmlDouble {
 
         int ndFail(int id, String function, int rc);
 
+        int ndFailField(int id, int fieldId, int rc);
+
         int ndAddProcess(int id, int kind, int pid, long mem, int gi, int ci);
 
         int ndClearProcesses(int id);

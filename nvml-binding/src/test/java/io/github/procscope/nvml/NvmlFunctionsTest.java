@@ -114,6 +114,11 @@ class NvmlFunctionsTest {
         assertTrue(fns.temperatureV.isPresent());
         assertTrue(fns.processesUtilizationInfo.isPresent());
         assertTrue(fns.gpm());
+        assertEquals("nvmlDeviceGetGridLicensableFeatures_v4", fns.gridLicensableFeatures.symbol().orElseThrow());
+        assertEquals("nvmlDeviceGetGridLicensableFeatures_v3",
+                fns.gridLicensableFeatures.older().symbol().orElseThrow());
+        assertTrue(fns.fieldValues.isPresent());
+        assertTrue(fns.encoderUtilization.isPresent() && fns.decoderUtilization.isPresent());
         assertEquals(List.of(), fns.missingRequired());
     }
 
@@ -134,6 +139,9 @@ class NvmlFunctionsTest {
         assertTrue(fns.processUtilization.isPresent());
         assertFalse(fns.gpm());
         assertTrue(fns.pciInfo.isPresent());
+        assertEquals("nvmlDeviceGetGridLicensableFeatures_v3", fns.gridLicensableFeatures.symbol().orElseThrow());
+        assertEquals(3, fns.gridLicensableFeatures.version());
+        assertTrue(fns.fieldValues.isPresent());
     }
 
     @Test
@@ -147,6 +155,9 @@ class NvmlFunctionsTest {
         assertFalse(fns.totalEnergyConsumption.isPresent());
         assertFalse(fns.migDeviceHandleByIndex.isPresent());
         assertFalse(fns.processUtilization.isPresent());
+        assertFalse(fns.fieldValues.isPresent());
+        assertFalse(fns.gridLicensableFeatures.isPresent());
+        assertTrue(fns.encoderUtilization.isPresent() && fns.decoderUtilization.isPresent());
         assertEquals(List.of(), fns.missingRequired());
     }
 

@@ -44,6 +44,22 @@ class NvmlGpmTest {
     }
 
     @Test
+    void pcieRatesAreConvertedFromMibPerSecondToBytesPerSecond() {
+        NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
+        NvmlDouble.ok(c.ndSetGpmMetric(0, 21, Double.NaN));
+        try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL)) {
+            GpmMetrics m = gpus.device(0).gpmMetrics(Duration.ofMillis(100)).orElseThrow();
+            assertEquals(OptionalDouble.of(1500.0 * 1024 * 1024), m.pcieTxBytesPerSecond());
+            assertEquals(OptionalDouble.empty(), m.pcieRxBytesPerSecond(), "a rate the driver did not compute");
+            NvmlDouble.ok(c.ndSetGpmMetric(0, 21, 0.5));
+            NvmlDouble.ok(c.ndSetGpmMetric(0, 20, 0.0));
+            GpmMetrics again = gpus.device(0).gpmMetrics(Duration.ofMillis(100)).orElseThrow();
+            assertEquals(OptionalDouble.of(512.0 * 1024), again.pcieRxBytesPerSecond());
+            assertEquals(OptionalDouble.of(0.0), again.pcieTxBytesPerSecond(), "an idle link is 0, not absent");
+        }
+    }
+
+    @Test
     void gpusBeforeHopperHaveNone() {
         NvmlDouble.reset(NvmlDouble.FULL);
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL)) {

@@ -32,6 +32,12 @@ class StructureSizeTest {
         structures.put("nvmlGpmSupport_t", new NvmlStructs.GpmSupport());
         structures.put("nvmlGpmMetric_t", new NvmlStructs.GpmMetric());
         structures.put("nvmlGpmMetricsGet_t", new NvmlStructs.GpmMetricsGet());
+        structures.put("nvmlFieldValue_t", new NvmlStructs.FieldValue());
+        structures.put("nvmlGridLicenseExpiry_t", new NvmlStructs.GridLicenseExpiry());
+        structures.put("nvmlGridLicensableFeature_t", new NvmlStructs.GridLicensableFeatureV4());
+        structures.put("nvmlGridLicensableFeatures_t", new NvmlStructs.GridLicensableFeaturesV4());
+        structures.put("nvmlGridLicensableFeature_t/v3", new NvmlStructs.GridLicensableFeatureV3());
+        structures.put("nvmlGridLicensableFeatures_t/v3", new NvmlStructs.GridLicensableFeaturesV3());
         for (Map.Entry<String, Structure> e : structures.entrySet()) {
             long cSize = c.ndSizeof(e.getKey());
             assertEquals(cSize, e.getValue().size(), e.getKey() + ": JNA lays out " + e.getValue().size()
@@ -51,6 +57,12 @@ class StructureSizeTest {
         assertEquals(32, new NvmlStructs.ProcessDetailV1().size());
         assertEquals(40, new NvmlStructs.GpmMetric().size());
         assertEquals(24 + 333 * 40, new NvmlStructs.GpmMetricsGet().size());
+        assertEquals(40, new NvmlStructs.FieldValue().size());
+        assertEquals(16, new NvmlStructs.GridLicenseExpiry().size());
+        assertEquals(284, new NvmlStructs.GridLicensableFeatureV4().size());
+        assertEquals(8 + 3 * 284, new NvmlStructs.GridLicensableFeaturesV4().size());
+        assertEquals(268, new NvmlStructs.GridLicensableFeatureV3().size());
+        assertEquals(8 + 3 * 268, new NvmlStructs.GridLicensableFeaturesV3().size());
     }
 
     @Test

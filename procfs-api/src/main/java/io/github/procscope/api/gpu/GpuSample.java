@@ -54,6 +54,26 @@ import java.util.Set;
  * @param clockEventReasonsMask       the raw {@code nvmlClocksEventReasons} bit mask (see
  *                                    {@link #clockEventReasons()})
  * @param eccErrors                   ECC error counts; empty when the GPU keeps none
+ * @param memoryTemperatureCelsius    device memory (HBM) temperature in degrees Celsius
+ *                                    ({@code nvmlDeviceGetFieldValues}, {@code NVML_FI_DEV_MEMORY_TEMP}); empty on
+ *                                    boards without a memory sensor (GDDR boards, MIG devices) and for a reading
+ *                                    above 200, which DCGM also treats as no reading
+ * @param encoderUtilizationPercent   percent of the last sample period during which the video encoder was busy
+ *                                    ({@code nvmlDeviceGetEncoderUtilization}), 0 to 100; empty on MIG-enabled GPUs
+ * @param decoderUtilizationPercent   percent of the last sample period during which the video decoder was busy
+ *                                    ({@code nvmlDeviceGetDecoderUtilization}), 0 to 100; empty on MIG-enabled GPUs
+ * @param nvlinkDataTxBytes           payload bytes this GPU sent over all its NVLinks, a counter that only grows
+ *                                    while the driver is loaded ({@code nvmlDeviceGetFieldValues},
+ *                                    {@code NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX} with scope {@code UINT_MAX}, all
+ *                                    links; NVML counts KiB, converted to bytes); empty without NVLink
+ * @param nvlinkDataRxBytes           payload bytes this GPU received over all its NVLinks
+ *                                    ({@code NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX}), as {@code nvlinkDataTxBytes}
+ * @param vgpuLicensed                whether vGPU software is licensed on this GPU
+ *                                    ({@code nvmlDeviceGetGridLicensableFeatures_v4}, else {@code _v3}: the state of
+ *                                    the {@code NVML_GRID_LICENSE_FEATURE_CODE_VGPU} feature); false where the
+ *                                    driver says vGPU software licensing is not supported at all (a bare-metal
+ *                                    GPU), as DCGM reports it; empty when the driver lacks the function, refuses
+ *                                    it, or lists no vGPU feature
  */
 public record GpuSample(
         int deviceIndex,
@@ -75,7 +95,13 @@ public record GpuSample(
         OptionalInt performanceState,
         OptionalInt fanSpeedPercent,
         OptionalLong clockEventReasonsMask,
-        Optional<EccErrorCounts> eccErrors) {
+        Optional<EccErrorCounts> eccErrors,
+        OptionalInt memoryTemperatureCelsius,
+        OptionalInt encoderUtilizationPercent,
+        OptionalInt decoderUtilizationPercent,
+        OptionalLong nvlinkDataTxBytes,
+        OptionalLong nvlinkDataRxBytes,
+        Optional<Boolean> vgpuLicensed) {
 
     /** Checks that no component is null. */
     public GpuSample {
@@ -98,6 +124,57 @@ public record GpuSample(
         Objects.requireNonNull(fanSpeedPercent, "fanSpeedPercent");
         Objects.requireNonNull(clockEventReasonsMask, "clockEventReasonsMask");
         Objects.requireNonNull(eccErrors, "eccErrors");
+        Objects.requireNonNull(memoryTemperatureCelsius, "memoryTemperatureCelsius");
+        Objects.requireNonNull(encoderUtilizationPercent, "encoderUtilizationPercent");
+        Objects.requireNonNull(decoderUtilizationPercent, "decoderUtilizationPercent");
+        Objects.requireNonNull(nvlinkDataTxBytes, "nvlinkDataTxBytes");
+        Objects.requireNonNull(nvlinkDataRxBytes, "nvlinkDataRxBytes");
+        Objects.requireNonNull(vgpuLicensed, "vgpuLicensed");
+        if (nvlinkDataTxBytes.isPresent() && nvlinkDataTxBytes.getAsLong() < 0
+                || nvlinkDataRxBytes.isPresent() && nvlinkDataRxBytes.getAsLong() < 0) {
+            throw new IllegalArgumentException("NVLink byte counts must not be negative: tx " + nvlinkDataTxBytes
+                    + ", rx " + nvlinkDataRxBytes);
+        }
+    }
+
+    /**
+     * A sample whose memory temperature, encoder and decoder utilization, NVLink counters and vGPU licence
+     * state are unknown (empty): the constructor for callers written before those components existed.
+     *
+     * @param deviceIndex                    see the record's components
+     * @param deviceUuid                     see the record's components
+     * @param takenAt                        see the record's components
+     * @param gpuUtilizationPercent          see the record's components
+     * @param memoryUtilizationPercent       see the record's components
+     * @param memory                         see the record's components
+     * @param temperatureCelsius             see the record's components
+     * @param powerDrawMilliwatts            see the record's components
+     * @param enforcedPowerLimitMilliwatts   see the record's components
+     * @param powerManagementLimitMilliwatts see the record's components
+     * @param energyMillijoules              see the record's components
+     * @param graphicsClockMhz               see the record's components
+     * @param smClockMhz                     see the record's components
+     * @param memoryClockMhz                 see the record's components
+     * @param maxSmClockMhz                  see the record's components
+     * @param maxMemoryClockMhz              see the record's components
+     * @param performanceState               see the record's components
+     * @param fanSpeedPercent                see the record's components
+     * @param clockEventReasonsMask          see the record's components
+     * @param eccErrors                      see the record's components
+     */
+    public GpuSample(int deviceIndex, String deviceUuid, Instant takenAt, OptionalInt gpuUtilizationPercent,
+                     OptionalInt memoryUtilizationPercent, Optional<GpuMemory> memory, OptionalInt temperatureCelsius,
+                     OptionalLong powerDrawMilliwatts, OptionalLong enforcedPowerLimitMilliwatts,
+                     OptionalLong powerManagementLimitMilliwatts, OptionalLong energyMillijoules,
+                     OptionalInt graphicsClockMhz, OptionalInt smClockMhz, OptionalInt memoryClockMhz,
+                     OptionalInt maxSmClockMhz, OptionalInt maxMemoryClockMhz, OptionalInt performanceState,
+                     OptionalInt fanSpeedPercent, OptionalLong clockEventReasonsMask,
+                     Optional<EccErrorCounts> eccErrors) {
+        this(deviceIndex, deviceUuid, takenAt, gpuUtilizationPercent, memoryUtilizationPercent, memory,
+                temperatureCelsius, powerDrawMilliwatts, enforcedPowerLimitMilliwatts, powerManagementLimitMilliwatts,
+                energyMillijoules, graphicsClockMhz, smClockMhz, memoryClockMhz, maxSmClockMhz, maxMemoryClockMhz,
+                performanceState, fanSpeedPercent, clockEventReasonsMask, eccErrors, OptionalInt.empty(),
+                OptionalInt.empty(), OptionalInt.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
     }
 
     /** @return the power draw in watts, as {@code nvidia-smi} shows it */

@@ -4,9 +4,13 @@ import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
 import io.github.procscope.api.gpu.monitor.IdleHoldingVerdict;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -48,6 +52,46 @@ class GpuValuesTest {
         assertThrows(IllegalArgumentException.class, () -> new GpuMemory(1, 0, 0, OptionalLong.of(-5), false));
         assertEquals(0.25, new GpuMemory(400, 100, 300, OptionalLong.empty(), true).usedFraction(), 1e-12);
         assertEquals(0.0, new GpuMemory(0, 0, 0, OptionalLong.empty(), true).usedFraction());
+    }
+
+    @Test
+    void samplesAndGpmMetricsBuiltWithTheShorterConstructorsLackOnlyTheNewerValues() {
+        Instant at = Instant.parse("2026-01-02T03:04:05Z");
+        GpuSample s = new GpuSample(3, "GPU-a", at, OptionalInt.of(7), OptionalInt.empty(), Optional.empty(),
+                OptionalInt.of(50), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
+                OptionalLong.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(),
+                OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(),
+                OptionalLong.empty(), Optional.empty());
+        assertEquals(OptionalInt.of(7), s.gpuUtilizationPercent());
+        assertEquals(OptionalInt.of(50), s.temperatureCelsius());
+        assertEquals(OptionalInt.empty(), s.memoryTemperatureCelsius());
+        assertEquals(OptionalInt.empty(), s.encoderUtilizationPercent());
+        assertEquals(OptionalInt.empty(), s.decoderUtilizationPercent());
+        assertEquals(OptionalLong.empty(), s.nvlinkDataTxBytes());
+        assertEquals(OptionalLong.empty(), s.nvlinkDataRxBytes());
+        assertEquals(Optional.empty(), s.vgpuLicensed());
+        GpmMetrics m = new GpmMetrics("GPU-a", Duration.ofSeconds(1), OptionalDouble.of(1), OptionalDouble.empty(),
+                OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty(),
+                OptionalDouble.empty(), OptionalDouble.empty(), OptionalDouble.empty());
+        assertEquals(OptionalDouble.of(1), m.graphicsActivityPercent());
+        assertEquals(OptionalDouble.empty(), m.pcieTxBytesPerSecond());
+        assertEquals(OptionalDouble.empty(), m.pcieRxBytesPerSecond());
+    }
+
+    @Test
+    void negativeNvlinkByteCountsAreRefused() {
+        Instant at = Instant.EPOCH;
+        for (OptionalLong[] txRx : new OptionalLong[][] {{OptionalLong.of(-1), OptionalLong.empty()},
+            {OptionalLong.empty(), OptionalLong.of(Long.MIN_VALUE)}}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new GpuSample(0, "GPU-a",
+                    at, OptionalInt.empty(), OptionalInt.empty(), Optional.empty(), OptionalInt.empty(),
+                    OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(),
+                    OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(),
+                    OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalLong.empty(),
+                    Optional.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), txRx[0], txRx[1],
+                    Optional.empty()));
+            assertTrue(e.getMessage().contains("NVLink"), e.getMessage());
+        }
     }
 
     @Test
