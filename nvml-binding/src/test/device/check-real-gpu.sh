@@ -19,7 +19,7 @@ java="$kit/runtime/bin/java"
 [ -n "$java" ] || { echo "no Java: build the kit with prepare-kit.sh"; exit 3; }
 command -v nvidia-smi >/dev/null || { echo "nvidia-smi not found: not a GPU machine"; exit 3; }
 
-query=index,uuid,name,pci.bus_id,memory.total,memory.used,utilization.gpu,temperature.gpu,power.draw,enforced.power.limit,clocks.sm,clocks.mem,pstate,driver_version
+query=index,uuid,name,pci.bus_id,memory.total,memory.used,utilization.gpu,temperature.gpu,power.draw,enforced.power.limit,clocks.sm,clocks.mem,pstate,driver_version,temperature.memory,utilization.encoder,utilization.decoder
 nvidia-smi > "$out/nvidia-smi.txt" 2>&1
 nvidia-smi -q > "$out/nvidia-smi-q.txt" 2>&1
 cat "$out/nvidia-smi.txt"

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
@@ -38,7 +39,8 @@ import java.util.OptionalLong;
 public final class RealGpuCheck {
     /** The {@code nvidia-smi --query-gpu} fields the check compares, in order. */
     public static final String QUERY = "index,uuid,name,pci.bus_id,memory.total,memory.used,utilization.gpu,"
-            + "temperature.gpu,power.draw,enforced.power.limit,clocks.sm,clocks.mem,pstate,driver_version";
+            + "temperature.gpu,power.draw,enforced.power.limit,clocks.sm,clocks.mem,pstate,driver_version,"
+            + "temperature.memory,utilization.encoder,utilization.decoder";
 
     private final List<String> failures = new ArrayList<>();
     private final List<String> report = new ArrayList<>();
@@ -210,6 +212,21 @@ public final class RealGpuCheck {
             expect(g + "pstate", ("P" + s.performanceState().orElse(-1)).equals(pstate), pstate + " vs " + s.performanceState());
         }
         expect(g + "driver_version", f[13].strip().equals(driverVersion), f[13] + " vs " + driverVersion);
+        if (f.length > 16) {
+            compareOptional(g + "temperature.memory", f[14], s.memoryTemperatureCelsius(), 3);
+            compareOptional(g + "utilization.encoder", f[15], s.encoderUtilizationPercent(), 30);
+            compareOptional(g + "utilization.decoder", f[16], s.decoderUtilizationPercent(), 30);
+        }
+    }
+
+    /** nvidia-smi's N/A is an empty value here; a number is within {@code slack} of ours. */
+    private void compareOptional(String what, String smi, OptionalInt ours, int slack) {
+        if (smi.contains("N/A")) {
+            expect(what, ours.isEmpty(), smi.strip() + " vs " + ours);
+        } else {
+            int v = Integer.parseInt(smi.strip());
+            expect(what, ours.isPresent() && Math.abs(v - ours.getAsInt()) <= slack, v + " vs " + ours);
+        }
     }
 
     private void expect(String what, boolean ok, String detail) {
