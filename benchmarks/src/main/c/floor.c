@@ -282,6 +282,24 @@ typedef int nvml_rc;
 typedef struct { unsigned int gpu, memory; } pf_utilization;
 typedef struct { unsigned int version; unsigned long long total, reserved, free, used; } pf_memory_v2;
 typedef struct { unsigned int version; int sensorType; int temperature; } pf_temperature_v1;
+typedef struct {
+    unsigned int fieldId, scopeId;
+    long long timestamp, latencyUsec;
+    int valueType, nvmlReturn;
+    unsigned long long value; /* the 8-byte nvmlValue_t union */
+} pf_field_value;                /* nvmlFieldValue_t */
+typedef struct {
+    int featureCode;
+    unsigned int featureState;
+    char licenseInfo[128], productName[128];
+    unsigned int featureEnabled;
+    struct { unsigned int year; unsigned short month, day, hour, min, sec; unsigned char status; } licenseExpiry;
+} pf_grid_feature;               /* nvmlGridLicensableFeature_t */
+typedef struct {
+    int isGridLicenseSupported;
+    unsigned int licensableFeaturesCount;
+    pf_grid_feature gridLicensableFeatures[3];
+} pf_grid_features;              /* nvmlGridLicensableFeatures_t */
 
 #define PF_STRUCT_VERSION(type, ver) ((unsigned int) (sizeof(type) | ((ver) << 24U)))
 
@@ -296,6 +314,9 @@ typedef struct {
     unsigned int pstate, fan;
     unsigned long long reasons;
     unsigned long long ecc[4];
+    unsigned int enc_util, dec_util, mem_temp;
+    unsigned long long nvlink_tx_kib, nvlink_rx_kib;
+    int vgpu_licensed;
     int failures;
 } pf_gpu_sample;
 
@@ -317,6 +338,10 @@ static nvml_rc (*p_pstate)(void *, unsigned int *);
 static nvml_rc (*p_fan)(void *, unsigned int *);
 static nvml_rc (*p_reasons)(void *, unsigned long long *);
 static nvml_rc (*p_ecc)(void *, int, int, unsigned long long *);
+static nvml_rc (*p_fields)(void *, int, pf_field_value *);
+static nvml_rc (*p_encoder)(void *, unsigned int *, unsigned int *);
+static nvml_rc (*p_decoder)(void *, unsigned int *, unsigned int *);
+static nvml_rc (*p_grid)(void *, pf_grid_features *);
 
 #define PF_SYM(var, name) \
     do { *(void **) (&(var)) = dlsym(nvml, name); if ((var) == NULL) { return -2; } } while (0)
@@ -350,6 +375,10 @@ int pf_nvml_open(const char *path) {
     PF_SYM(p_fan, "nvmlDeviceGetFanSpeed");
     PF_SYM(p_reasons, "nvmlDeviceGetCurrentClocksEventReasons");
     PF_SYM(p_ecc, "nvmlDeviceGetTotalEccErrors");
+    PF_SYM(p_fields, "nvmlDeviceGetFieldValues");
+    PF_SYM(p_encoder, "nvmlDeviceGetEncoderUtilization");
+    PF_SYM(p_decoder, "nvmlDeviceGetDecoderUtilization");
+    PF_SYM(p_grid, "nvmlDeviceGetGridLicensableFeatures_v4");
     nvml_rc rc = p_init();
     if (rc != 0) {
         return rc;
@@ -403,6 +432,33 @@ int pf_nvml_sample(pf_gpu_sample *out) {
     failures += p_ecc(device, 1, 0, &out->ecc[1]) != 0; /* uncorrected, volatile */
     failures += p_ecc(device, 0, 1, &out->ecc[2]) != 0; /* corrected, aggregate */
     failures += p_ecc(device, 1, 1, &out->ecc[3]) != 0; /* uncorrected, aggregate */
+    unsigned int period;
+    failures += p_encoder(device, &out->enc_util, &period) != 0;
+    failures += p_decoder(device, &out->dec_util, &period) != 0;
+    /* memory temperature, NVLink data TX and RX of all links (scope UINT_MAX) */
+    pf_field_value f[3] = {{.fieldId = 82}, {.fieldId = 138, .scopeId = 0xFFFFFFFFU}, {.fieldId = 139, .scopeId = 0xFFFFFFFFU}};
+    if (p_fields(device, 3, f) == 0) {
+        out->mem_temp = f[0].nvmlReturn == 0 ? (unsigned int) f[0].value : 0;
+        out->nvlink_tx_kib = f[1].nvmlReturn == 0 ? f[1].value : 0;
+        out->nvlink_rx_kib = f[2].nvmlReturn == 0 ? f[2].value : 0;
+    } else {
+        failures++;
+    }
+    pf_grid_features g;
+    memset(&g, 0, sizeof g);
+    if (p_grid(device, &g) == 0) {
+        out->vgpu_licensed = -1;
+        if (!g.isGridLicenseSupported) {
+            out->vgpu_licensed = 0;
+        }
+        for (unsigned int i = 0; i < g.licensableFeaturesCount && i < 3; i++) {
+            if (g.gridLicensableFeatures[i].featureCode == 1) {
+                out->vgpu_licensed = g.gridLicensableFeatures[i].featureState != 0;
+            }
+        }
+    } else {
+        failures++;
+    }
     out->failures = failures;
     return failures;
 }

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One full GPU sample ({@link GpuDevice#sample()}: utilization, memory, temperature, power, energy, clocks,
- * performance state, fan, clock event reasons, ECC counts) through procscope's binding, against the same
- * NVML calls made directly from C: the cost of the binding. Both call the NVML test double
+ * performance state, fan, clock event reasons, ECC counts, encoder and decoder utilization, the memory
+ * temperature and NVLink counters in one field-value call, the vGPU licence) through procscope's binding,
+ * against the same NVML calls made directly from C: the cost of the binding. Both call the NVML test double
  * ({@code nvml-binding/src/test/c/nvml_double.c}), whose functions take a lock and copy a few values, so
  * the difference is the binding's own work.
  */
