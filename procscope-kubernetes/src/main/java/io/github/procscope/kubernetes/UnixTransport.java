@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * itself, so it prints no JEP 498 warning.
  */
 final class UnixTransport implements AutoCloseable {
-    /** Authority sent with each call: the socket has no host name (the kubelet's own clients send this one). */
+    /** Authority sent with each call: a unix socket has no host name. */
     private static final String AUTHORITY = "localhost";
 
     private EventLoopGroup group;
