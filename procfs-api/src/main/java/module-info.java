@@ -1,7 +1,7 @@
 /**
  * The procscope API: what a user compiles against. Implementations are found through
  * {@link java.util.ServiceLoader}: one platform ({@code io.github.procscope.linux}) and, optionally, GPUs
- * ({@code io.github.procscope.nvml}).
+ * ({@code io.github.procscope.nvml}) and Kubernetes names ({@code io.github.procscope.kubernetes}).
  */
 module io.github.procscope.api {
     // PreemptionGuard installs its handlers through sun.misc.Signal, and tells -Xrs through HotSpot's MXBean.
@@ -18,10 +18,12 @@ module io.github.procscope.api {
     exports io.github.procscope.api.gpu;
     exports io.github.procscope.api.gpu.monitor;
     exports io.github.procscope.api.job;
+    exports io.github.procscope.api.kubernetes;
     exports io.github.procscope.api.memory;
     exports io.github.procscope.api.signals;
     exports io.github.procscope.api.spi;
 
     uses io.github.procscope.api.spi.PlatformProvider;
     uses io.github.procscope.api.spi.GpusProvider;
+    uses io.github.procscope.api.spi.KubernetesNamesProvider;
 }

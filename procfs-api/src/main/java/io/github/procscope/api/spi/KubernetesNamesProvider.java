@@ -1,0 +1,17 @@
+package io.github.procscope.api.spi;
+
+import io.github.procscope.api.kubernetes.KubernetesNames;
+import io.github.procscope.api.kubernetes.KubernetesOptions;
+
+/**
+ * Registered in {@code META-INF/services/io.github.procscope.api.spi.KubernetesNamesProvider} (or with
+ * {@code provides} in a module descriptor) by the Kubernetes module ({@code procscope-kubernetes}); found with
+ * {@link Providers#first(Class, String)}.
+ */
+public interface KubernetesNamesProvider {
+    /**
+     * @param options the sockets to ask and how long to wait
+     * @return a new resolver; it touches no socket before its first call. Close it.
+     */
+    KubernetesNames open(KubernetesOptions options);
+}
