@@ -64,6 +64,11 @@ final class ServeCommand implements Callable<Integer> {
                     + " on a thread of its own; 0 looks within every scrape (default: 1m).")
     Duration deletedFilesEvery = Duration.ofMinutes(1);
 
+    @Option(names = "--group-retention", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long a group whose processes are all gone is still reported (at 0) before it is"
+                    + " dropped; groups of NAME=REGEX rules always stay (default: 5m).")
+    Duration groupRetention = ExporterOptions.DEFAULT_GROUP_RETENTION;
+
     @Option(names = "--no-doctor", description = "No findings, no OOM kills.")
     boolean noDoctor;
 
@@ -82,7 +87,7 @@ final class ServeCommand implements Callable<Integer> {
         InetSocketAddress address = ListenAddress.parse(listen);
         ProcessGrouper grouper = grouper(groupBy, Set.copyOf(subreapers));
         ExporterOptions options = ExporterOptions.defaults().withGrouper(grouper).withPerPid(perPid)
-                .withSeriesCap(seriesCap).withDeletedFilesEvery(deletedFilesEvery)
+                .withSeriesCap(seriesCap).withDeletedFilesEvery(deletedFilesEvery).withGroupRetention(groupRetention)
                 .withDoctor(doctorEvery, DoctorOptions.defaults().withSampleWindow(Duration.ofSeconds(1))
                         .withSubreapers(Set.copyOf(subreapers)));
         MetricsSources sources = MetricsSources.of(ctx.procfs()).withOpenFiles(ctx.openFiles());

@@ -100,4 +100,15 @@ class ServeCommandTest {
             assertEquals(1, r.err().lines().count(), r.err());
         }
     }
+
+    @Test
+    void groupRetentionIsADurationReadAsStrictlyAsTheOthers() {
+        for (String bad : java.util.List.of("5 minutes", "-1s", "1y", "", "9999999999h")) {
+            CliRun r = CliRun.of("serve", "--group-retention", bad, "--no-gpu", "--no-doctor");
+            assertEquals(ProcscopeCli.USAGE, r.status(), bad);
+            assertTrue(r.err().contains("--group-retention"), bad + ": " + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+        assertTrue(CliRun.of("serve", "--help").out().contains("--group-retention=DURATION"));
+    }
 }
