@@ -101,11 +101,14 @@ final class ServeCommand implements Callable<Integer> {
                 line -> ctx.err().println(line));
              MetricsServer server = MetricsServer.start(address, collector)) {
             InetSocketAddress at = server.address();
-            String host = at.getAddress().isAnyLocalAddress() ? "0.0.0.0" : at.getAddress().getHostAddress();
-            if (host.contains(":")) {
-                host = "[" + host + "]";
+            String bound = ListenAddress.format(at);
+            if (!at.getAddress().isLoopbackAddress()) {
+                ctx.err().println("procscope serve: warning: listening on " + bound + ", "
+                        + (at.getAddress().isAnyLocalAddress() ? "every interface" : "beyond the loopback interface")
+                        + ": whoever can reach it can read this machine's process names, command groups and GPU use;"
+                        + " --listen " + ListenAddress.DEFAULT + " keeps it local");
             }
-            ctx.out().println("procscope serve: listening on http://" + host + ":" + at.getPort() + "/metrics");
+            ctx.out().println("procscope serve: listening on http://" + bound + "/metrics");
             new CountDownLatch(1).await();
             return ProcscopeCli.OK;
         } catch (InterruptedException e) {
