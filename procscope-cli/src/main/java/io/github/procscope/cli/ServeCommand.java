@@ -64,6 +64,11 @@ final class ServeCommand implements Callable<Integer> {
                     + " on a thread of its own; 0 looks within every scrape (default: 1m).")
     Duration deletedFilesEvery = Duration.ofMinutes(1);
 
+    @Option(names = "--group-retention", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "How long a group whose processes are all gone is still reported (at 0) before it is"
+                    + " dropped; groups of NAME=REGEX rules always stay (default: 5m).")
+    Duration groupRetention = ExporterOptions.DEFAULT_GROUP_RETENTION;
+
     @Option(names = "--no-doctor", description = "No findings, no OOM kills.")
     boolean noDoctor;
 
@@ -82,7 +87,7 @@ final class ServeCommand implements Callable<Integer> {
         InetSocketAddress address = ListenAddress.parse(listen);
         ProcessGrouper grouper = grouper(groupBy, Set.copyOf(subreapers));
         ExporterOptions options = ExporterOptions.defaults().withGrouper(grouper).withPerPid(perPid)
-                .withSeriesCap(seriesCap).withDeletedFilesEvery(deletedFilesEvery)
+                .withSeriesCap(seriesCap).withDeletedFilesEvery(deletedFilesEvery).withGroupRetention(groupRetention)
                 .withDoctor(doctorEvery, DoctorOptions.defaults().withSampleWindow(Duration.ofSeconds(1))
                         .withSubreapers(Set.copyOf(subreapers)));
         MetricsSources sources = MetricsSources.of(ctx.procfs()).withOpenFiles(ctx.openFiles());
@@ -96,11 +101,14 @@ final class ServeCommand implements Callable<Integer> {
                 line -> ctx.err().println(line));
              MetricsServer server = MetricsServer.start(address, collector)) {
             InetSocketAddress at = server.address();
-            String host = at.getAddress().isAnyLocalAddress() ? "0.0.0.0" : at.getAddress().getHostAddress();
-            if (host.contains(":")) {
-                host = "[" + host + "]";
+            String bound = ListenAddress.format(at);
+            if (!at.getAddress().isLoopbackAddress()) {
+                ctx.err().println("procscope serve: warning: listening on " + bound + ", "
+                        + (at.getAddress().isAnyLocalAddress() ? "every interface" : "beyond the loopback interface")
+                        + ": whoever can reach it can read this machine's process names, command groups and GPU use;"
+                        + " --listen " + ListenAddress.DEFAULT + " keeps it local");
             }
-            ctx.out().println("procscope serve: listening on http://" + host + ":" + at.getPort() + "/metrics");
+            ctx.out().println("procscope serve: listening on http://" + bound + "/metrics");
             new CountDownLatch(1).await();
             return ProcscopeCli.OK;
         } catch (InterruptedException e) {

@@ -100,4 +100,83 @@ class ServeCommandTest {
             assertEquals(1, r.err().lines().count(), r.err());
         }
     }
+
+    /** Runs {@code serve} with these arguments until it says where it listens; then stops it. */
+    private static CliRun serveUntilListening(String... args) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] all = new String[args.length + 5];
+        all[0] = "--procfs-root";
+        all[1] = MachineFixture.create().proc().toString();
+        all[2] = "serve";
+        all[3] = "--no-gpu";
+        all[4] = "--no-doctor";
+        System.arraycopy(args, 0, all, 5, args.length);
+        int[] status = {-1};
+        Thread serve = new Thread(() -> status[0] = ProcscopeCli.run(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), all));
+        serve.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!out.toString(StandardCharsets.UTF_8).contains("listening on")) {
+                assertTrue(System.nanoTime() < deadline && serve.isAlive(), "serve did not start: " + out + err);
+                Thread.sleep(20);
+            }
+        } finally {
+            serve.interrupt();
+            serve.join(30_000);
+        }
+        return new CliRun(status[0], out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void listeningBeyondTheLoopbackInterfaceIsWarnedOfNamingTheAddressBound() throws Exception {
+        CliRun v4 = serveUntilListening("--listen", "0.0.0.0:0");
+        Matcher m = Pattern.compile("listening on http://0\\.0\\.0\\.0:(\\d+)/metrics").matcher(v4.out());
+        assertTrue(m.find(), v4.out());
+        assertEquals("procscope serve: warning: listening on 0.0.0.0:" + m.group(1) + ", every interface: whoever can"
+                + " reach it can read this machine's process names, command groups and GPU use; --listen"
+                + " 127.0.0.1:9464 keeps it local\n", v4.err());
+        CliRun v6 = serveUntilListening("--listen", "[::]:0");
+        m = Pattern.compile("listening on http://\\[::]:(\\d+)/metrics").matcher(v6.out());
+        assertTrue(m.find(), v6.out());
+        assertTrue(v6.err().startsWith("procscope serve: warning: listening on [::]:" + m.group(1)
+                + ", every interface"), v6.err());
+        assertEquals(1, v6.err().lines().count(), v6.err());
+        // A specific address that is not loopback: this machine's own, where it has one.
+        InetAddress own = null;
+        for (var nic : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            for (InetAddress a : java.util.Collections.list(nic.getInetAddresses())) {
+                if (a instanceof java.net.Inet4Address && !a.isLoopbackAddress() && nic.isUp()) {
+                    own = a;
+                }
+            }
+        }
+        if (own != null) {
+            CliRun specific = serveUntilListening("--listen", own.getHostAddress() + ":0");
+            assertTrue(specific.err().startsWith("procscope serve: warning: listening on " + own.getHostAddress()
+                    + ":"), specific.err());
+            assertTrue(specific.err().contains(", beyond the loopback interface: "), specific.err());
+        }
+        // Loopback, IPv4 or IPv6: no warning, the address as bound.
+        CliRun lo6 = serveUntilListening("--listen", "[::1]:0");
+        assertTrue(Pattern.compile("listening on http://\\[::1]:\\d+/metrics").matcher(lo6.out()).find(), lo6.out());
+        assertEquals("", lo6.err());
+        CliRun lo4 = serveUntilListening("--listen", "localhost:0");
+        assertTrue(Pattern.compile("listening on http://127\\.0\\.0\\.1:\\d+/metrics").matcher(lo4.out()).find(),
+                lo4.out());
+        assertEquals("", lo4.err());
+        assertEquals(ProcscopeCli.OK, lo4.status());
+    }
+
+    @Test
+    void groupRetentionIsADurationReadAsStrictlyAsTheOthers() {
+        for (String bad : java.util.List.of("5 minutes", "-1s", "1y", "", "9999999999h")) {
+            CliRun r = CliRun.of("serve", "--group-retention", bad, "--no-gpu", "--no-doctor");
+            assertEquals(ProcscopeCli.USAGE, r.status(), bad);
+            assertTrue(r.err().contains("--group-retention"), bad + ": " + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+        assertTrue(CliRun.of("serve", "--help").out().contains("--group-retention=DURATION"));
+    }
 }

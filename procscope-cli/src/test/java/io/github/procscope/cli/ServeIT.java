@@ -35,7 +35,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * then sees what the test staged: a group of processes under a name no other process has (its size exactly, its
  * resident memory within 5% of process-exporter's for the same group, its open descriptors exactly and the bytes
  * it writes to storage within 5%, as both exporters count them), the NVML test double's GPU memory in MiB, and a
- * zombie under its parent. Every process the test starts is ended by its pid.
+ * zombie under its parent; and Prometheus keeps its connection to serve alive across scrapes. Every process the test
+ * starts is ended by its pid.
  */
 class ServeIT {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -259,6 +260,22 @@ class ServeIT {
             assertEquals(theirReads, ourReads, Math.max(theirReads * 0.05, 1 << 20), "read bytes");
             assertEquals(1, query(promPort, "procscope_zombies{job=\"procscope\",parent_pid=\"" + zombieParent.pid()
                     + "\"}"));
+            // Prometheus keeps its connection to serve alive between scrapes: it dialled far fewer times than it
+            // scraped (a scrape cut off by its 1 s timeout on a loaded machine costs a new connection).
+            double scrapes = 0;
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            while (scrapes < 20 && System.nanoTime() < deadline) {
+                Thread.sleep(500);
+                scrapes = query(promPort, "count_over_time(up{job=\"procscope\"}[1h])");
+            }
+            Matcher dialled = Pattern.compile(
+                    "(?m)^net_conntrack_dialer_conn_established_total\\{dialer_name=\"procscope\"} (\\S+)$")
+                    .matcher(get("http://127.0.0.1:" + promPort + "/metrics"));
+            assertTrue(dialled.find(), "Prometheus counts its connections per job");
+            double connections = Double.parseDouble(dialled.group(1));
+            System.out.printf("Prometheus: %.0f scrapes of serve over %.0f connections%n", scrapes, connections);
+            assertTrue(scrapes >= 20 && connections >= 1 && connections <= scrapes / 2,
+                    scrapes + " scrapes over " + connections + " connections");
             assertTrue(err.toString(StandardCharsets.UTF_8).isEmpty(), err.toString(StandardCharsets.UTF_8));
         } finally {
             if (serve != null) {

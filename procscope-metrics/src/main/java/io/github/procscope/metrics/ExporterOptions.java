@@ -25,15 +25,28 @@ import java.util.Objects;
  *                     examined), on a thread of its own that the first scrape starts (scrapes report the last
  *                     scan, so the first scrapes may have none yet); {@link Duration#ZERO} scans within every
  *                     scrape instead. The scan costs more than the rest of a scrape together on a busy machine
+ * @param groupRetention how long a group whose processes are all gone is still reported (at 0 processes, its
+ *                     counters kept) before it is forgotten: from the first scrape that finds it empty, so a
+ *                     retention above 0 reports it empty at least once; {@link Duration#ZERO} forgets it at that
+ *                     scrape. The groups a grouper declares ({@link ProcessGrouper#declaredGroups()}, the
+ *                     {@code NAME=REGEX} rules) are never forgotten. A forgotten group that comes back is a new
+ *                     group: its counters start again from what its processes have used, which Prometheus reads
+ *                     as a counter reset
  */
 public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int seriesCap, String hostname,
                               IdleHoldingRule idleRule, Duration doctorEvery, DoctorOptions doctorOptions,
-                              Duration deletedFilesEvery) {
+                              Duration deletedFilesEvery, Duration groupRetention) {
 
     /** The default series cap: ample for a node with thousands of processes grouped by command. */
     public static final int DEFAULT_SERIES_CAP = 10_000;
 
-    /** @throws IllegalArgumentException if the cap is below 1 or the doctor interval negative */
+    /**
+     * The default group retention: five minutes, twenty scrapes at a 15 s interval and five at Prometheus's
+     * default of one minute.
+     */
+    public static final Duration DEFAULT_GROUP_RETENTION = Duration.ofMinutes(5);
+
+    /** @throws IllegalArgumentException if the cap is below 1, or an interval or the retention negative */
     public ExporterOptions {
         Objects.requireNonNull(grouper, "grouper");
         Objects.requireNonNull(hostname, "hostname");
@@ -41,6 +54,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
         Objects.requireNonNull(doctorEvery, "doctorEvery");
         Objects.requireNonNull(doctorOptions, "doctorOptions");
         Objects.requireNonNull(deletedFilesEvery, "deletedFilesEvery");
+        Objects.requireNonNull(groupRetention, "groupRetention");
         if (seriesCap < 1) {
             throw new IllegalArgumentException("the series cap must be at least 1: " + seriesCap);
         }
@@ -51,6 +65,28 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
             throw new IllegalArgumentException("the deleted-files interval must not be negative: "
                     + deletedFilesEvery);
         }
+        if (groupRetention.isNegative()) {
+            throw new IllegalArgumentException("the group retention must not be negative: " + groupRetention);
+        }
+    }
+
+    /**
+     * Options with the default group retention ({@link #DEFAULT_GROUP_RETENTION}).
+     *
+     * @param grouper           see the record's components
+     * @param perPid            see the record's components
+     * @param seriesCap         see the record's components
+     * @param hostname          see the record's components
+     * @param idleRule          see the record's components
+     * @param doctorEvery       see the record's components
+     * @param doctorOptions     see the record's components
+     * @param deletedFilesEvery see the record's components
+     */
+    public ExporterOptions(ProcessGrouper grouper, boolean perPid, int seriesCap, String hostname,
+                           IdleHoldingRule idleRule, Duration doctorEvery, DoctorOptions doctorOptions,
+                           Duration deletedFilesEvery) {
+        this(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions, deletedFilesEvery,
+                DEFAULT_GROUP_RETENTION);
     }
 
     /**
@@ -72,7 +108,8 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
     /**
      * @return grouping by command name, no per-pid series, a cap of {@value #DEFAULT_SERIES_CAP} series, this
      *         machine's host name, the default idle rule, the doctor at most once a minute with a sample
-     *         window of one second, and deleted-but-open files looked for within every scrape
+     *         window of one second, deleted-but-open files looked for within every scrape, and empty groups
+     *         kept for {@link #DEFAULT_GROUP_RETENTION}
      */
     public static ExporterOptions defaults() {
         return new ExporterOptions(ProcessGrouper.byCommand(), false, DEFAULT_SERIES_CAP, localHostname(),
@@ -85,7 +122,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withGrouper(ProcessGrouper g) {
         return new ExporterOptions(g, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery);
+                deletedFilesEvery, groupRetention);
     }
 
     /**
@@ -94,7 +131,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withPerPid(boolean on) {
         return new ExporterOptions(grouper, on, seriesCap, hostname, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery);
+                deletedFilesEvery, groupRetention);
     }
 
     /**
@@ -103,7 +140,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withSeriesCap(int cap) {
         return new ExporterOptions(grouper, perPid, cap, hostname, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery);
+                deletedFilesEvery, groupRetention);
     }
 
     /**
@@ -112,7 +149,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withHostname(String name) {
         return new ExporterOptions(grouper, perPid, seriesCap, name, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery);
+                deletedFilesEvery, groupRetention);
     }
 
     /**
@@ -121,7 +158,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withIdleRule(IdleHoldingRule rule) {
         return new ExporterOptions(grouper, perPid, seriesCap, hostname, rule, doctorEvery, doctorOptions,
-                deletedFilesEvery);
+                deletedFilesEvery, groupRetention);
     }
 
     /**
@@ -131,7 +168,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withDoctor(Duration every, DoctorOptions options) {
         return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, every, options,
-                deletedFilesEvery);
+                deletedFilesEvery, groupRetention);
     }
 
     /**
@@ -141,7 +178,18 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      * @throws IllegalArgumentException if it is negative
      */
     public ExporterOptions withDeletedFilesEvery(Duration every) {
-        return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions, every);
+        return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions, every,
+                groupRetention);
+    }
+
+    /**
+     * @param retention how long a group with no process left is still reported before it is forgotten
+     * @return these options with it
+     * @throws IllegalArgumentException if it is negative
+     */
+    public ExporterOptions withGroupRetention(Duration retention) {
+        return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions,
+                deletedFilesEvery, retention);
     }
 
     /** @return this machine's host name, or {@code localhost} when it cannot be found */

@@ -32,6 +32,7 @@ import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -40,6 +41,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * A Prometheus collector over procscope's readers: at each scrape it reads one process snapshot and derives
@@ -73,6 +75,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private Thread deletedThread;
     private long droppedTotal;
     private double lastDurationSeconds;
+    private final LongSupplier nanoClock;
 
     /**
      * Builds the collector and opens the GPUs, if a GPU source is given; a GPU that cannot be used is told to
@@ -91,6 +94,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
      * @param notices where the one line saying why there are no GPU metrics goes
      */
     public ProcscopeCollector(MetricsSources sources, ExporterOptions options, Consumer<String> notices) {
+        this(sources, options, notices, System::nanoTime);
+    }
+
+    /**
+     * @param nanoClock the clock of the group retention, in nanoseconds ({@link System#nanoTime()})
+     */
+    ProcscopeCollector(MetricsSources sources, ExporterOptions options, Consumer<String> notices,
+                       LongSupplier nanoClock) {
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         this.sources = Objects.requireNonNull(sources, "sources");
         this.options = Objects.requireNonNull(options, "options");
         Objects.requireNonNull(notices, "notices");
@@ -203,8 +215,26 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             }
         }
         counters.swap();
-        for (Map.Entry<String, GroupTotals> seen : groups.entrySet()) {
-            now.computeIfAbsent(seen.getKey(), k -> new GroupNow(seen.getValue()));
+        // Groups with no process left: reported at 0 from the first scrape that finds them empty until the
+        // retention has passed, then forgotten (declared groups are in `now` already and stay).
+        long clock = nanoClock.getAsLong();
+        long retention = nanosOf(options.groupRetention());
+        for (Iterator<Map.Entry<String, GroupTotals>> it = groups.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<String, GroupTotals> seen = it.next();
+            GroupTotals t = seen.getValue();
+            if (now.containsKey(seen.getKey())) {
+                t.empty = false;
+                continue;
+            }
+            if (!t.empty) {
+                t.empty = true;
+                t.emptySinceNanos = clock;
+            }
+            if (clock - t.emptySinceNanos >= retention) {
+                it.remove();
+            } else {
+                now.put(seen.getKey(), new GroupNow(t));
+            }
         }
         // Remember at most as many groups as the cap allows series: the oldest are forgotten first.
         while (groups.size() > options.seriesCap()) {
@@ -250,7 +280,16 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         }
     }
 
-    /** What a group holds in this snapshot. */
+    /** @return the duration in nanoseconds, {@link Long#MAX_VALUE} for one too long for that (292 years) */
+    private static long nanosOf(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+        /** What a group holds in this snapshot. */
     private static final class GroupNow {
         final GroupTotals totals;
         int procs;
@@ -285,11 +324,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     /**
      * A group's counters kept across scrapes, as process-exporter keeps them: each process adds what it used since
      * the last scrape (a new one adds all it used; {@link ProcessCounters}), and what exited processes used stays
-     * counted, so the counters never go down. A group forgotten under the series cap and seen again is a new group
-     * (a new id): its processes count from the start again.
+     * counted, so the counters never go down. A group forgotten (empty past the retention, or the oldest under the
+     * series cap) and seen again is a new group (a new id): its processes count from the start again, and its series
+     * restart from that, which Prometheus takes for a counter reset after the series went stale.
      */
     private static final class GroupTotals {
         final int id;
+        /** Whether the last scrape found no process in the group, and since when (the first scrape that did). */
+        boolean empty;
+        long emptySinceNanos;
         long userNanos;
         long systemNanos;
         long majorFaults;

@@ -106,6 +106,110 @@ class ProcscopeCollectorFixtureTest {
         }
     }
 
+    /** A collector of a copy of the fixture machine whose group retention runs on the given clock. */
+    private static ProcscopeCollector collector(Path proc, ExporterOptions options, long[] clockNanos) {
+        return new ProcscopeCollector(MetricsSources.of(Procscope.at(proc, Fixture.root().resolve("sys")).processes()),
+                options, line -> { }, () -> clockNanos[0]);
+    }
+
+    @Test
+    void anEmptyGroupIsReportedAtZeroUntilTheRetentionHasPassedThenDroppedAndComesBackAsNew(@TempDir Path tmp)
+            throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        long[] clock = {0};
+        long s = 1_000_000_000L;
+        String cpu = "namedprocess_namegroup_cpu_seconds_total{groupname=\"sshd\",mode=\"user\"}";
+        try (ProcscopeCollector c = collector(proc, options().withGroupRetention(Duration.ofSeconds(60)), clock)) {
+            assertEquals(3.0, Exposition.of(c.collect()).get(cpu));
+            delete(proc.resolve("850"));
+            clock[0] = 10 * s; // the first scrape that finds it empty: the retention counts from here
+            Exposition empty = Exposition.of(c.collect());
+            assertEquals(0, empty.get("namedprocess_namegroup_num_procs{groupname=\"sshd\"}"));
+            assertEquals(3.0, empty.get(cpu), "what it used stays counted while it is kept");
+            clock[0] = 70 * s - 1;
+            assertEquals(0, Exposition.of(c.collect()).get("namedprocess_namegroup_num_procs{groupname=\"sshd\"}"));
+            clock[0] = 70 * s;
+            Exposition dropped = Exposition.of(c.collect());
+            assertFalse(dropped.text().contains("groupname=\"sshd\""), dropped.text());
+            assertEquals(4, dropped.get("namedprocess_namegroup_num_procs{groupname=\"pt_data_worker\"}"));
+            // Back: a new group, whose counter starts from what its process has used (a reset for Prometheus,
+            // whose series went stale when the group was dropped).
+            copy(Fixture.root().resolve("proc/850"), proc.resolve("850"));
+            clock[0] = 71 * s;
+            Exposition back = Exposition.of(c.collect());
+            assertEquals(1, back.get("namedprocess_namegroup_num_procs{groupname=\"sshd\"}"));
+            assertEquals(3.0, back.get(cpu));
+        }
+    }
+
+    @Test
+    void aRetentionOfZeroDropsAGroupAtTheFirstScrapeThatFindsItEmpty(@TempDir Path tmp) throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        long[] clock = {0};
+        try (ProcscopeCollector c = collector(proc, options().withGroupRetention(Duration.ZERO), clock)) {
+            assertEquals(1, Exposition.of(c.collect()).get("namedprocess_namegroup_num_procs{groupname=\"sshd\"}"));
+            delete(proc.resolve("850"));
+            Exposition e = Exposition.of(c.collect());
+            assertFalse(e.text().contains("groupname=\"sshd\""), e.text());
+        }
+    }
+
+    @Test
+    void groupsOfRulesStayWhateverTheRetention(@TempDir Path tmp) throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        long[] clock = {0};
+        ExporterOptions o = options().withGroupRetention(Duration.ZERO).withGrouper(ProcessGrouper.matching(List.of(
+                ProcessGrouper.Rule.parse("login=sshd"), ProcessGrouper.Rule.parse("nothing=no-such-command"))));
+        try (ProcscopeCollector c = collector(proc, o, clock)) {
+            assertEquals(1, Exposition.of(c.collect()).get("namedprocess_namegroup_num_procs{groupname=\"login\"}"));
+            delete(proc.resolve("850"));
+            for (int i = 1; i <= 3; i++) {
+                clock[0] = i * 3_600_000_000_000L;
+                Exposition e = Exposition.of(c.collect());
+                assertEquals(0, e.get("namedprocess_namegroup_num_procs{groupname=\"login\"}"));
+                assertEquals(3.0, e.get("namedprocess_namegroup_cpu_seconds_total{groupname=\"login\",mode=\"user\"}"));
+                assertEquals(0, e.get("namedprocess_namegroup_num_procs{groupname=\"nothing\"}"));
+            }
+        }
+    }
+
+    @Test
+    void churnedNamesLeaveOnlyTheGroupsOfTheRetentionWindow(@TempDir Path tmp) throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        Path stat = proc.resolve("850/stat");
+        String original = Files.readString(stat);
+        long[] clock = {0};
+        long s = 1_000_000_000L;
+        try (ProcscopeCollector c = collector(proc, options().withGroupRetention(Duration.ofSeconds(10)), clock)) {
+            Exposition start = Exposition.of(c.collect());
+            long groups = start.count("namedprocess_namegroup_num_procs");
+            long series = start.samples().size();
+            // sshd 850 takes a new name at every scrape, one second apart: 1,000 names.
+            for (int i = 0; i < 1_000; i++) {
+                Files.writeString(stat, original.replace("(sshd)", "(churn" + i + ")"));
+                clock[0] += s;
+                Exposition e = Exposition.of(c.collect());
+                assertEquals(1, e.get("namedprocess_namegroup_num_procs{groupname=\"churn" + i + "\"}"));
+                // The fixture's groups (sshd among them, for its first 10 s), this name, and the empty names of the
+                // last 10 s.
+                assertTrue(e.count("namedprocess_namegroup_num_procs") <= groups + 11,
+                        e.count("namedprocess_namegroup_num_procs") + " groups at name " + i);
+            }
+            Files.writeString(stat, original);
+            clock[0] += s;
+            assertEquals(0, Exposition.of(c.collect()).get("namedprocess_namegroup_num_procs{groupname=\"churn999\"}"));
+            clock[0] += 10 * s;
+            Exposition end = Exposition.of(c.collect());
+            assertFalse(end.text().contains("churn"), end.text());
+            assertEquals(groups, end.count("namedprocess_namegroup_num_procs"));
+            assertEquals(series, end.samples().size(), end.text());
+        }
+    }
+
     private static void io(Path pidDir, long read, long written) throws IOException {
         Files.writeString(pidDir.resolve("io"), "rchar: 1\nwchar: 2\nsyscr: 3\nsyscw: 4\nread_bytes: " + read
                 + "\nwrite_bytes: " + written + "\ncancelled_write_bytes: 0\n");
