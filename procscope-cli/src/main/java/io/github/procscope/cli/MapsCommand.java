@@ -26,7 +26,9 @@ import java.util.concurrent.Callable;
                 "  PSS   RSS with each shared page divided among the processes sharing it",
                 "  USS   private to this process: what its exit would give back",
                 "  swap  swapped out",
-                "Reading another user's process needs root (or CAP_SYS_PTRACE)."},
+                "Reading another user's process needs root (or CAP_SYS_PTRACE). A zombie (exited, not yet "
+                        + "reaped) holds no memory: it is named as one, exit status 1, as for a process that does not "
+                        + "exist."},
         footer = {"", "Examples:", "  procscope maps 4121", "  procscope --json maps 4121"})
 final class MapsCommand implements Callable<Integer> {
     @ParentCommand
@@ -40,6 +42,12 @@ final class MapsCommand implements Callable<Integer> {
         Context ctx = root.context();
         ProcessMemory memory = ctx.memory();
         MemoryMaps maps = memory.smaps(pid);
+        if (maps.regions().isEmpty()) {
+            Integer zombie = ctx.zombie("maps", pid, "holds no memory");
+            if (zombie != null) {
+                return zombie;
+            }
+        }
         MemoryTotals totals = memory.totals(pid);
         if (ctx.json()) {
             ObjectNode o = Json.object();
