@@ -177,5 +177,7 @@ class HostileValuesTest {
         refused("VmRSS out of range: " + MAX, () -> StatusParser.parse(FILE, status, status.length));
         byte[] flat = ascii("anon " + MAX + "\n");
         refused("anon out of range: " + MAX, () -> FlatKeyedParser.parse(FILE, flat, flat.length));
+        byte[] smaps = ascii("00400000-00401000 r-xp 00000000 08:01 42 /bin/job\nRss: " + MAX + " kB\n");
+        refused("Rss out of range: " + MAX, () -> SmapsParser.parseSmaps(FILE, smaps, smaps.length));
     }
 }
