@@ -118,6 +118,11 @@ public final class LinuxProcfs implements ProcessTable {
         return root;
     }
 
+    /** @return the clock tick rate and page size this table converts with */
+    KernelConstants kernelConstants() {
+        return constants;
+    }
+
     @Override
     public Instant bootTime() {
         return bootTime;
