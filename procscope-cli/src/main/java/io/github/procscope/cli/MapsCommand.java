@@ -97,7 +97,7 @@ final class MapsCommand implements Callable<Integer> {
             g.writeStartObject();
             g.writeArrayFieldStart("regions");
             for (Row r : rows) {
-                g.writeTree(json(r));
+                write(g, r);
             }
             g.writeEndArray();
             ObjectNode t = Json.object();
@@ -116,34 +116,38 @@ final class MapsCommand implements Callable<Integer> {
         out.println();
     }
 
-    private static ObjectNode json(Row r) {
-        ObjectNode o = Json.object();
-        o.put("startAddress", Long.toHexString(r.startAddress()));
-        o.put("endAddress", Long.toHexString(r.endAddress()));
-        o.put("sizeBytes", r.sizeBytes());
-        o.put("permissions", r.permissions().toString());
-        o.put("offsetBytes", r.offsetBytes());
-        o.put("device", r.device().toString());
+    /** Writes one region's object: the fields, names and values {@code JsonFieldNamesTest} holds the tool to. */
+    private static void write(JsonGenerator g, Row r) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("startAddress", Long.toHexString(r.startAddress()));
+        g.writeStringField("endAddress", Long.toHexString(r.endAddress()));
+        g.writeNumberField("sizeBytes", r.sizeBytes());
+        g.writeStringField("permissions", r.permissions().toString());
+        g.writeNumberField("offsetBytes", r.offsetBytes());
+        g.writeStringField("device", r.device().toString());
+        g.writeFieldName("inode");
         if (r.inode() >= 0) {
-            o.put("inode", r.inode());
+            g.writeNumber(r.inode());
         } else {
-            o.put("inode", new java.math.BigInteger(Long.toUnsignedString(r.inode()))); // unsigned, at or above 2^63
+            g.writeNumber(new java.math.BigInteger(Long.toUnsignedString(r.inode()))); // unsigned, at or above 2^63
         }
-        Json.putText(o, "pathname", r.pathname());
-        o.put("kind", r.kind().name());
-        o.put("deleted", r.deleted());
-        if (r.hasUsage()) {
-            o.put("rssBytes", r.rssBytes());
-            o.put("pssBytes", r.pssBytes());
-            o.put("dirtyBytes", r.dirtyBytes());
-            o.put("swapBytes", r.swapBytes());
+        if (r.pathname().isPresent()) {
+            g.writeStringField("pathname", r.pathname().get());
         } else {
-            o.putNull("rssBytes");
-            o.putNull("pssBytes");
-            o.putNull("dirtyBytes");
-            o.putNull("swapBytes");
+            g.writeNullField("pathname");
         }
-        return o;
+        g.writeStringField("kind", r.kind().name());
+        g.writeBooleanField("deleted", r.deleted());
+        String[] names = {"rssBytes", "pssBytes", "dirtyBytes", "swapBytes"};
+        long[] values = {r.rssBytes(), r.pssBytes(), r.dirtyBytes(), r.swapBytes()};
+        for (int i = 0; i < names.length; i++) {
+            if (r.hasUsage()) {
+                g.writeNumberField(names[i], values[i]);
+            } else {
+                g.writeNullField(names[i]);
+            }
+        }
+        g.writeEndObject();
     }
 
     private static void print(PrintStream out, List<Row> rows, MemoryTotals totals, int width) {
