@@ -15,6 +15,12 @@ import java.util.OptionalLong;
  * addresses are empty where the kernel prints 0 (kernel threads, zombies, or a reader without
  * {@code ptrace} access to the process).
  *
+ * <p>Numbers keep the kernel's whole range. Tick counts are exact durations up to 2^64-1 ticks. Addresses, the
+ * flags word, the signal masks and {@code wchan} are unsigned 64-bit values held as the {@code long} with the same
+ * bits: one at or above 2^63 is a negative {@code long} (read it with {@link Long#toUnsignedString(long)},
+ * {@link Long#toHexString(long)}, {@link Long#compareUnsigned(long, long)}). Counts and sizes are at most 2^63-1:
+ * a file with more is refused as malformed, naming the field, rather than read as a negative or wrapped number.
+ *
  * @param pid                    (1) process id, or thread id for a task
  * @param comm                   (2) the command name, up to 15 bytes, exactly as the kernel holds it: it
  *                               may contain spaces, parentheses and even newlines
@@ -49,7 +55,9 @@ import java.util.OptionalLong;
  *                               kernel prints a fast per-CPU approximation here; the exact figure that
  *                               {@code ps} shows is {@link ProcessStatm#residentBytes()}, which
  *                               {@link ProcessInfo#rssBytes()} uses
- * @param rssLimitBytes          (25) soft limit on RSS in bytes; empty when unlimited
+ * @param rssLimitBytes          (25) soft limit on RSS in bytes; empty when unlimited ({@code RLIM_INFINITY},
+ *                               2^64-1) or 2^63 bytes or more, which {@code setrlimit} accepts but no address
+ *                               space reaches
  * @param startCode              (26) address above which program text can run
  * @param endCode                (27) address below which program text can run
  * @param startStack             (28) address of the start (bottom) of the stack

@@ -38,7 +38,7 @@ final class ByteCursor {
         this(source, buf, 0, length);
     }
 
-    private ByteCursor(Source source, byte[] buf, int start, int end) {
+    ByteCursor(Source source, byte[] buf, int start, int end) {
         this.source = source;
         this.buf = buf;
         this.pos = start;
@@ -134,11 +134,11 @@ final class ByteCursor {
                 break;
             }
             if (Long.compareUnsigned(v, 0x1999_9999_9999_9999L) > 0) {
-                throw fail("number out of range");
+                throw fail("number larger than 2^64-1");
             }
             long next = v * 10 + d;
             if (Long.compareUnsigned(next, v * 10) < 0) {
-                throw fail("number out of range");
+                throw fail("number larger than 2^64-1");
             }
             v = next;
             pos++;
@@ -185,26 +185,42 @@ final class ByteCursor {
         return v;
     }
 
-    /** Parses a signed decimal number that fits a {@code long}. */
+    /**
+     * Parses a signed decimal number that fits a {@code long}: the whole range, -2^63 (which has no positive
+     * counterpart) included.
+     */
     long decimal() {
+        int at = pos;
         boolean negative = skipIf('-');
-        int start = pos;
-        long v = leadingDigits();
-        while (pos < end) {
-            int d = buf[pos] - '0';
-            if (d < 0 || d > 9) {
-                break;
-            }
-            if (v > (Long.MAX_VALUE - d) / 10) {
-                throw fail("number out of range");
-            }
-            v = v * 10 + d;
-            pos++;
-        }
-        if (pos == start) {
-            throw fail("expected a number");
+        long v = unsignedDecimal();
+        if (negative ? Long.compareUnsigned(v, Long.MIN_VALUE) > 0 : v < 0) {
+            throw failAt(at, "number out of range: " + (negative ? "-" : "") + Long.toUnsignedString(v));
         }
         return negative ? -v : v;
+    }
+
+    /** Whether the last {@link #wideDecimal()} read a minus sign. */
+    private boolean wideNegative;
+
+    /**
+     * Parses a decimal number of the kernel's 64-bit types, signed or unsigned: -2^63 to 2^64-1. The result is
+     * the number's 64 bits (two's complement); {@link #wasNegative()} then tells a negative number from an
+     * unsigned one at or above 2^63, whose bits look alike. The caller decides, per field, what the number
+     * means and whether it is in the field's range.
+     */
+    long wideDecimal() {
+        int at = pos;
+        wideNegative = skipIf('-');
+        long v = unsignedDecimal();
+        if (wideNegative && Long.compareUnsigned(v, Long.MIN_VALUE) > 0) {
+            throw failAt(at, "number out of range: -" + Long.toUnsignedString(v));
+        }
+        return wideNegative ? -v : v;
+    }
+
+    /** @return whether the last {@link #wideDecimal()} was negative (its bits are then a {@code long}'s) */
+    boolean wasNegative() {
+        return wideNegative;
     }
 
     /** Parses a signed decimal number that fits an {@code int}. */

@@ -20,6 +20,12 @@ import java.util.Optional;
 public final class DiskstatsParser {
     private static final long SECTOR = 512;
     private static final int MAX_FIELDS = 17;
+    /** The counters' names ({@code Documentation/admin-guide/iostats.rst}), fields 4 to 20. */
+    private static final String[] FIELD_NAMES = {"reads completed", "reads merged", "sectors read",
+        "milliseconds reading", "writes completed", "writes merged", "sectors written", "milliseconds writing",
+        "I/Os in progress", "milliseconds doing I/O", "weighted milliseconds doing I/O", "discards completed",
+        "discards merged", "sectors discarded", "milliseconds discarding", "flushes completed",
+        "milliseconds flushing"};
 
     private DiskstatsParser() {
     }
@@ -71,7 +77,8 @@ public final class DiskstatsParser {
             }
             for (int i = 0; i < Math.min(n, MAX_FIELDS); i++) {
                 if (v[i] < 0 || (v[i] > Long.MAX_VALUE / SECTOR && (i == 2 || i == 6 || i == 13))) {
-                    throw c.failAt(lineStart, "counter out of range");
+                    throw c.failAt(lineStart, name + ": " + FIELD_NAMES[i] + " (field " + (i + 4) + ") out of range: "
+                            + Long.toUnsignedString(v[i]));
                 }
             }
             Optional<DiskStat.Discards> discards = n >= 15

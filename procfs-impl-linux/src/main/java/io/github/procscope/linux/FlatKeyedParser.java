@@ -38,10 +38,7 @@ public final class FlatKeyedParser {
                 throw c.failAt(start, "expected \"key value\"");
             }
             String key = new String(buf, start, c.position() - 1 - start, StandardCharsets.ISO_8859_1);
-            long v = c.unsignedDecimal();
-            if (v < 0) {
-                throw c.fail("value out of range");
-            }
+            long v = c.unsignedAtMost(Long.MAX_VALUE, key);
             if (!c.atLineEnd()) {
                 throw c.fail("unexpected text after the value of " + key);
             }

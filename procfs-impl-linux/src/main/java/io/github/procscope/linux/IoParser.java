@@ -56,10 +56,7 @@ final class IoParser {
                 continue;
             }
             c.skipIf(' ');
-            long value = c.unsignedDecimal();
-            if (value < 0) {
-                throw c.failAt(start, NAMES[key] + " out of range");
-            }
+            long value = c.unsignedAtMost(Long.MAX_VALUE, NAMES[key]);
             if (!c.atLineEnd()) {
                 throw c.fail("unexpected text after the value of " + NAMES[key]);
             }

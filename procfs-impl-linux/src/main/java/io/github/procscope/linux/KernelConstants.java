@@ -22,10 +22,14 @@ record KernelConstants(long clockTicksPerSecond, long pageSizeBytes) {
         }
     }
 
-    /** @return {@code ticks} clock ticks as a duration (exact for any tick count) */
+    /**
+     * @param ticks a tick count, read as unsigned: the kernel's tick counts are unsigned 64-bit numbers, and one at
+     *              or above 2^63 arrives as a negative {@code long}
+     * @return {@code ticks} clock ticks as a duration (exact for any tick count up to 2^64-1)
+     */
     Duration ticks(long ticks) {
-        return Duration.ofSeconds(ticks / clockTicksPerSecond,
-                (ticks % clockTicksPerSecond) * NANOS_PER_SECOND / clockTicksPerSecond);
+        return Duration.ofSeconds(Long.divideUnsigned(ticks, clockTicksPerSecond),
+                Long.remainderUnsigned(ticks, clockTicksPerSecond) * NANOS_PER_SECOND / clockTicksPerSecond);
     }
 
     /** @return {@code pages} pages in bytes */

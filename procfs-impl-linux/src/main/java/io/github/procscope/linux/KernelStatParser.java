@@ -15,6 +15,17 @@ final class KernelStatParser {
     private KernelStatParser() {
     }
 
+    /** @return whether a line of {@code buf[0, len)} starts with {@code btime}, however the rest of it reads */
+    static boolean hasBootTime(byte[] buf, int len) {
+        for (int i = 0; i + 5 < len; i++) {
+            if ((i == 0 || buf[i - 1] == '\n') && buf[i] == 'b' && buf[i + 1] == 't' && buf[i + 2] == 'i'
+                    && buf[i + 3] == 'm' && buf[i + 4] == 'e' && (buf[i + 5] == ' ' || buf[i + 5] == '\t')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     static KernelStat parse(Path source, byte[] buf, int len) {
         ByteCursor c = new ByteCursor(source, buf, len);
         long btime = -1;
@@ -26,11 +37,11 @@ final class KernelStatParser {
             String key = c.word();
             c.skipBlanks();
             switch (key) {
-                case "btime": btime = c.unsignedDecimal(); break;
-                case "processes": processes = c.unsignedDecimal(); break;
-                case "procs_running": running = c.unsignedDecimal(); break;
-                case "procs_blocked": blocked = c.unsignedDecimal(); break;
-                case "ctxt": ctxt = c.unsignedDecimal(); break;
+                case "btime": btime = c.unsignedAtMost(Instant.MAX.getEpochSecond(), key); break;
+                case "processes": processes = c.unsignedAtMost(Long.MAX_VALUE, key); break;
+                case "procs_running": running = c.unsignedAtMost(Long.MAX_VALUE, key); break;
+                case "procs_blocked": blocked = c.unsignedAtMost(Long.MAX_VALUE, key); break;
+                case "ctxt": ctxt = c.unsignedAtMost(Long.MAX_VALUE, key); break;
                 default: break;
             }
             c.nextLine();

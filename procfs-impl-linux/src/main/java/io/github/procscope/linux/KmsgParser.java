@@ -23,11 +23,11 @@ final class KmsgParser {
                 c.nextLine();
                 continue;
             }
-            long prio = c.unsignedDecimal();
+            long prio = c.unsignedAtMost(Integer.MAX_VALUE, "priority");
             c.expect(',');
-            long seq = c.unsignedDecimal();
+            long seq = c.unsignedAtMost(Long.MAX_VALUE, "sequence number");
             c.expect(',');
-            long usec = c.unsignedDecimal();
+            long usec = c.unsignedAtMost(Long.MAX_VALUE, "timestamp");
             c.expect(',');
             while (!c.atLineEnd() && c.peek() != ';') { // flags and any future fields
                 c.next();
@@ -38,9 +38,6 @@ final class KmsgParser {
                 c.next();
             }
             String message = unescape(buf, start, c.position());
-            if (prio < 0 || prio > Integer.MAX_VALUE || seq < 0 || usec < 0) {
-                throw c.fail("number out of range");
-            }
             out.add(new KmsgRecord((int) (prio & 7), (int) (prio >>> 3), seq, usec, message));
             c.nextLine();
         }

@@ -3,6 +3,7 @@ package io.github.procscope.linux;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.OomKill;
@@ -252,8 +253,9 @@ public final class LinuxProcessEvents implements ProcessEvents {
     }
 
     private void checkRunning(ProcessKey root) {
-        Known k = readStat(procfs.root().resolve(Long.toString(root.pid())).resolve("stat"), root.pid());
-        if (k == null || !k.key().equals(root)) {
+        Known k = readStat(procfs.root().resolve(Long.toString(root.pid())).resolve("stat"), root.pid(),
+                procfs.kernelConstants());
+        if (k == null || !root.equals(k.key())) {
             throw new NoSuchProcessException(root.pid());
         }
     }
@@ -343,7 +345,7 @@ public final class LinuxProcessEvents implements ProcessEvents {
             }
             known.keySet().retainAll(fresh.keySet());
             for (Map.Entry<Long, Known> e : fresh.entrySet()) {
-                known.merge(e.getKey(), e.getValue(), (old, now) -> old.key().equals(now.key())
+                known.merge(e.getKey(), e.getValue(), (old, now) -> Objects.equals(old.key(), now.key())
                         ? now.withOomCounter(old.oomCounter()) : now);
             }
             return byKey;
@@ -396,6 +398,7 @@ public final class LinuxProcessEvents implements ProcessEvents {
 
         private void readSocket() {
             byte[] buf = new byte[64 * 1024];
+            ProcBuffer commBuffer = new ProcBuffer(64);
             List<ProcEventParser.Raw> raws = new ArrayList<>();
             try {
                 while (!closed) {
@@ -416,6 +419,11 @@ public final class LinuxProcessEvents implements ProcessEvents {
                     raws.clear();
                     ProcEventParser.parse(buf, n, raws);
                     for (ProcEventParser.Raw r : raws) {
+                        if (r.what() == ProcEventParser.PROC_EVENT_EXEC) {
+                            // The new program's name, read now: a short program may be gone (reaped) by the time
+                            // the delivery thread comes to it, and its exit is to carry this name, not the old one.
+                            r = r.withComm(readComm(r.pid(), commBuffer));
+                        }
                         offer(new Item(r, null, Optional.empty(), now, 0));
                     }
                 }
@@ -462,7 +470,7 @@ public final class LinuxProcessEvents implements ProcessEvents {
                         .thenComparingLong(ProcessInfo::pid));
                 for (ProcessInfo p : appeared) {
                     ProcessInfo old = before.get(p.key());
-                    EventType type = old == null ? EventType.FORK : !old.comm().equals(p.comm()) ? EventType.EXEC : null;
+                    EventType type = old == null ? EventType.FORK : change(old.stat(), p.stat());
                     if (type != null) {
                         offer(new Item(null, new ProcessEvent(type, p.pid(), OptionalLong.of(p.ppid()),
                                 Optional.of(p.key()), Optional.of(p.comm()), t, OptionalInt.empty(), OptionalInt.empty(),
@@ -551,42 +559,67 @@ public final class LinuxProcessEvents implements ProcessEvents {
             }
         }
 
-        /** Adds identity, command name, and for a SIGKILL the OOM killer's record. */
+        /**
+         * Adds identity, command name, and for a SIGKILL the OOM killer's record. Events are completed in the order
+         * they happened, and each process's last name is kept from one to the next: a child starts with its
+         * parent's name (FORK), an exec gives the name read as its event arrived, a rename gives its own, and an
+         * exit takes the last one and forgets the process.
+         */
         private ProcessEvent complete(ProcEventParser.Raw r, Instant time) {
             long pid = r.pid();
+            Path dir = procfs.root().resolve(Long.toString(pid));
             if (r.what() == ProcEventParser.PROC_EVENT_EXIT) {
                 Known k = known.remove(pid);
+                String comm = k == null ? null : k.comm();
+                if (comm == null && k != null && k.key() != null) {
+                    // an exec whose name could not be read then: the zombie may still show it, if it is the same one
+                    Known now = readStat(dir.resolve("stat"), pid, procfs.kernelConstants());
+                    comm = now != null && k.key().equals(now.key()) ? now.comm() : null;
+                }
                 OptionalInt code = r.exited() ? OptionalInt.of(r.code()) : OptionalInt.empty();
                 OptionalInt sig = r.exited() ? OptionalInt.empty() : OptionalInt.of(r.signal());
                 OptionalLong ppid = r.ppid() > 0 ? OptionalLong.of(r.ppid())
-                        : k != null ? OptionalLong.of(k.ppid()) : OptionalLong.empty();
+                        : k != null && k.ppid() >= 0 ? OptionalLong.of(k.ppid()) : OptionalLong.empty();
                 ProcessEvent e = new ProcessEvent(EventType.EXIT, pid, ppid,
-                        k == null ? Optional.empty() : Optional.of(k.key()),
-                        k == null ? Optional.empty() : Optional.of(k.comm()), time, code, sig,
-                        !r.exited() && r.coreDumped(), Optional.empty(), Optional.empty(), EventSource.NETLINK, true);
+                        k == null ? Optional.empty() : Optional.ofNullable(k.key()), Optional.ofNullable(comm), time,
+                        code, sig, !r.exited() && r.coreDumped(), Optional.empty(), Optional.empty(),
+                        EventSource.NETLINK, true);
                 if (sig.isPresent() && sig.getAsInt() == 9) {
                     // the counter noted when it forked or exec'd; else its cgroup now, while it may still be a zombie
                     Optional<Path> counter = k != null && k.oomCounter().isPresent() ? k.oomCounter()
-                            : oom != null ? oom.remember(procfs.root().resolve(Long.toString(pid))) : Optional.empty();
+                            : oom != null ? oom.remember(dir) : Optional.empty();
                     e = withOomCause(e, counter);
                 }
                 return e;
             }
-            Path dir = procfs.root().resolve(Long.toString(pid));
-            Known k = readStat(dir.resolve("stat"), pid);
-            if (k != null) {
-                if (oom != null && (root == null || members.contains(pid) || members.contains(k.ppid()))) {
-                    k = k.withOomCounter(oom.remember(dir));
-                }
-                known.put(pid, k);
+            Known before = known.get(pid);
+            Known read = readStat(dir.resolve("stat"), pid, procfs.kernelConstants());
+            String comm;
+            EventType type;
+            if (r.what() == ProcEventParser.PROC_EVENT_FORK) {
+                type = EventType.FORK;
+                Known parent = known.get(r.ppid());
+                // the name it was born with is its parent's; what stat shows now may be a program it exec'd since
+                comm = parent != null && parent.comm() != null ? parent.comm() : read != null ? read.comm() : null;
+                before = null; // a pid seen before this fork was another process
+            } else if (r.what() == ProcEventParser.PROC_EVENT_EXEC) {
+                type = EventType.EXEC;
+                comm = r.comm() != null ? r.comm() : read != null ? read.comm() : null;
             } else {
-                k = known.get(pid);
+                type = EventType.RENAME;
+                comm = r.comm();
             }
-            EventType type = r.what() == ProcEventParser.PROC_EVENT_FORK ? EventType.FORK : EventType.EXEC;
-            OptionalLong ppid = r.ppid() > 0 ? OptionalLong.of(r.ppid())
-                    : k != null ? OptionalLong.of(k.ppid()) : OptionalLong.empty();
-            return new ProcessEvent(type, pid, ppid, k == null ? Optional.empty() : Optional.of(k.key()),
-                    k == null ? Optional.empty() : Optional.of(k.comm()), time, OptionalInt.empty(), OptionalInt.empty(),
+            ProcessKey key = read != null ? read.key() : before != null ? before.key() : null;
+            long ppid = r.ppid() > 0 ? r.ppid() : read != null ? read.ppid() : before != null ? before.ppid() : -1;
+            Optional<Path> counter = before != null ? before.oomCounter() : Optional.empty();
+            if (read != null && oom != null && type != EventType.RENAME
+                    && (root == null || members.contains(pid) || members.contains(read.ppid()))) {
+                Optional<Path> noted = oom.remember(dir);
+                counter = noted.isPresent() ? noted : counter;
+            }
+            known.put(pid, new Known(key, comm, ppid, counter));
+            return new ProcessEvent(type, pid, ppid >= 0 ? OptionalLong.of(ppid) : OptionalLong.empty(),
+                    Optional.ofNullable(key), Optional.ofNullable(comm), time, OptionalInt.empty(), OptionalInt.empty(),
                     false, Optional.empty(), Optional.empty(), EventSource.NETLINK, false);
         }
 
@@ -604,22 +637,32 @@ public final class LinuxProcessEvents implements ProcessEvents {
             return any.isPresent() ? e.withCause(ExitCause.OOM_KILLED, any.get()) : e;
         }
 
+        /** The kernel's count of OOM kills ({@code oom_kill} of {@code /proc/vmstat}) at the last read of its log. */
+        private long oomKillsAtLastRead = -1;
+        /** The OOM kills that read found. */
+        private List<OomKill> oomKillsRead = List.of();
+
         /**
-         * @return the kernel log's OOM kill of this pid, near this time; the kernel logs the kill before the
-         *         victim's exit is reported, so one look (and one more after 200 ms) is enough
+         * @return the kernel log's OOM kill of this pid, near this time. The kernel counts an OOM kill
+         *         ({@code oom_kill} in {@code /proc/vmstat}) before it sends the SIGKILL and logs it just after, so
+         *         the log is read only when the count has moved since the last read (an exit by a SIGKILL that no OOM
+         *         kill explains then costs one small read, not the whole log), and read again after 200 ms when the
+         *         count moved but the record is not there yet
          */
         private Optional<String> oomEvidence(long pid, Instant exitTime) {
+            long counted = oomKillCount();
+            if (counted >= 0 && counted == oomKillsAtLastRead) {
+                return find(oomKillsRead, pid, exitTime); // no OOM kill since the log was read
+            }
             for (int attempt = 0; attempt < 2; attempt++) {
                 try {
                     List<OomKill> kills = kernelLog.get().oomKills();
-                    for (int i = kills.size() - 1; i >= 0; i--) {
-                        OomKill k = kills.get(i);
-                        if (k.pid() == pid && k.time().map(t -> Duration.between(t, exitTime).abs()
-                                .compareTo(Duration.ofMinutes(1)) < 0).orElse(true)) {
-                            return Optional.of("kernel log: Killed process " + k.pid() + " (" + k.comm() + ")"
-                                    + k.cgroup().map(c -> " in memory cgroup " + c).orElse("")
-                                    + k.time().map(t -> " at " + t).orElse(""));
-                        }
+                    Optional<String> found = find(kills, pid, exitTime);
+                    if (found.isPresent() || attempt == 1) {
+                        // every kill counted so far has been logged by now: the next exits are answered from this read
+                        oomKillsAtLastRead = counted;
+                        oomKillsRead = kills;
+                        return found;
                     }
                 } catch (ProcscopeException e) {
                     return Optional.empty(); // no kernel log to read (permission, or none here)
@@ -629,6 +672,34 @@ public final class LinuxProcessEvents implements ProcessEvents {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return Optional.empty();
+                }
+            }
+            return Optional.empty();
+        }
+
+        /** @return {@code oom_kill} of {@code /proc/vmstat} (Linux 4.13+), or -1 where it cannot be read */
+        private long oomKillCount() {
+            try {
+                Path vmstat = procfs.root().resolve("vmstat");
+                ProcBuffer buf = new ProcBuffer(8192);
+                if (buf.read(vmstat.toString(), ProcBuffer.SMALL_LIMIT) != ProcBuffer.Result.OK) {
+                    return -1;
+                }
+                Long v = FlatKeyedParser.parse(vmstat, buf.bytes(), buf.length()).get("oom_kill");
+                return v == null ? -1 : v;
+            } catch (RuntimeException e) {
+                return -1;
+            }
+        }
+
+        private static Optional<String> find(List<OomKill> kills, long pid, Instant exitTime) {
+            for (int i = kills.size() - 1; i >= 0; i--) {
+                OomKill k = kills.get(i);
+                if (k.pid() == pid && k.time().map(t -> Duration.between(t, exitTime).abs()
+                        .compareTo(Duration.ofMinutes(1)) < 0).orElse(true)) {
+                    return Optional.of("kernel log: Killed process " + k.pid() + " (" + k.comm() + ")"
+                            + k.cgroup().map(c -> " in memory cgroup " + c).orElse("")
+                            + k.time().map(t -> " at " + t).orElse(""));
                 }
             }
             return Optional.empty();
@@ -674,31 +745,26 @@ public final class LinuxProcessEvents implements ProcessEvents {
     }
 
     /**
-     * Reads identity, name and parent of a process from {@code /proc/PID/stat} alone (split at the last
-     * {@code )}: field 4 is the parent, field 22 the start time). A process in the middle of {@code execve} can
-     * fail a read for a moment while its directory is still there: a few more tries then.
+     * Reads a process's {@code /proc/PID/stat} (bounded, a regular file only). A process in the middle of
+     * {@code execve} can fail a read for a moment while its directory is still there: a few more tries then.
      *
-     * @return what was read, or {@code null} when the process is gone (or hidden)
+     * @return what was read, or {@code null} when the process is gone (or hidden, or its stat unreadable)
      */
-    static Known readStat(Path stat, long pid) {
+    static ProcessStat readFullStat(Path stat, long pid, KernelConstants k) {
+        ProcBuffer buf = new ProcBuffer(512);
         for (int attempt = 0; ; attempt++) {
             try {
-                String s = new String(java.nio.file.Files.readAllBytes(stat), java.nio.charset.StandardCharsets.ISO_8859_1);
-                int open = s.indexOf('(');
-                int close = s.lastIndexOf(')');
-                if (open < 0 || close < open || close + 2 > s.length()) {
-                    return null;
+                if (buf.read(stat.toString(), ProcBuffer.SMALL_LIMIT) == ProcBuffer.Result.OK) {
+                    ProcessStat s = StatParser.parse(stat, buf.bytes(), buf.length(), k);
+                    if (s.pid() == pid) {
+                        return s;
+                    }
                 }
-                String[] f = s.substring(close + 2).trim().split(" ");
-                if (f.length < 20) {
-                    return null;
-                }
-                return new Known(new ProcessKey(pid, Long.parseLong(f[19])), s.substring(open + 1, close),
-                        Long.parseLong(f[1]), Optional.empty());
-            } catch (java.io.IOException | RuntimeException e) {
-                if (attempt >= 20 || !java.nio.file.Files.exists(stat.getParent())) {
-                    return null; // gone (or hidden)
-                }
+            } catch (RuntimeException e) {
+                // a read cut short, or damage: tried again below, then given up
+            }
+            if (attempt >= 20 || !java.nio.file.Files.exists(stat.getParent())) {
+                return null; // gone (or hidden)
             }
             try {
                 Thread.sleep(1);
@@ -709,7 +775,78 @@ public final class LinuxProcessEvents implements ProcessEvents {
         }
     }
 
-    /** What was known of a live process: to give its exit an identity (and its OOM counter, where noted). */
+    /**
+     * Reads identity, name and parent of a process from {@code /proc/PID/stat}.
+     *
+     * @return what was read, or {@code null} when the process is gone (or hidden)
+     */
+    static Known readStat(Path stat, long pid, KernelConstants k) {
+        ProcessStat s = readFullStat(stat, pid, k);
+        return s == null ? null : new Known(new ProcessKey(pid, s.startTimeTicks()), s.comm(), s.ppid());
+    }
+
+    /**
+     * @return the name in {@code /proc/PID/comm} of the live procfs, read now, or {@code null} if it cannot be read
+     *         (the process is gone)
+     */
+    private String readComm(long pid, ProcBuffer buf) {
+        try {
+            Path file = procfs.root().resolve(Long.toString(pid)).resolve("comm");
+            if (buf.read(file.toString(), 64) != ProcBuffer.Result.OK) {
+                return null;
+            }
+            int n = buf.length();
+            if (n > 0 && buf.bytes()[n - 1] == '\n') {
+                n--;
+            }
+            return ByteCursor.text(buf.bytes(), 0, n);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The flag of a task forked and not yet exec'd ({@code PF_FORKNOEXEC}, {@code linux/sched.h}). */
+    private static final long PF_FORKNOEXEC = 0x40;
+
+    /**
+     * Tells an exec from a rename between two reads of one process's stat (same pid and start time): an exec
+     * replaces the address space, a rename ({@code prctl(PR_SET_NAME)}, a write to {@code comm}) only the name.
+     * The address space was replaced when a kernel thread became a user process, when the fork-without-exec
+     * flag was cleared, or when the addresses of its code, data and stack moved; where this reader may not see
+     * those addresses (another user's process, without {@code ptrace} access: the kernel shows 1 or 0), a new name
+     * with an address space of another size is taken for an exec, with the same size for a rename.
+     *
+     * @return {@link EventType#EXEC}, {@link EventType#RENAME}, or {@code null} when neither happened
+     */
+    static EventType change(ProcessStat before, ProcessStat after) {
+        boolean renamed = !before.comm().equals(after.comm());
+        boolean replaced;
+        if (before.isKernelThread() != after.isKernelThread()) {
+            replaced = true;
+        } else if (before.isKernelThread()) {
+            replaced = false; // kernel threads rename themselves; they do not exec
+        } else if ((before.flags() & PF_FORKNOEXEC) != 0 && (after.flags() & PF_FORKNOEXEC) == 0) {
+            replaced = true;
+        } else if (layoutVisible(before) && layoutVisible(after)) {
+            replaced = !before.startCode().equals(after.startCode()) || !before.endCode().equals(after.endCode())
+                    || !before.startData().equals(after.startData()) || !before.endData().equals(after.endData())
+                    || !before.startBrk().equals(after.startBrk()) || !before.startStack().equals(after.startStack());
+        } else {
+            replaced = renamed && before.vszBytes() != after.vszBytes();
+        }
+        return replaced ? EventType.EXEC : renamed ? EventType.RENAME : null;
+    }
+
+    /** @return whether stat shows the process's code addresses (the kernel prints 1 to a reader without access) */
+    private static boolean layoutVisible(ProcessStat s) {
+        return Long.compareUnsigned(s.startCode().orElse(0), 1) > 0;
+    }
+
+    /**
+     * What was known of a live process: to give its exit an identity, its last name (and its OOM counter, where
+     * noted). The key is {@code null} when the process was gone before its stat could be read; the name is
+     * {@code null} when it exec'd and was gone before the new name could be read; the parent is -1 when unknown.
+     */
     record Known(ProcessKey key, String comm, long ppid, Optional<Path> oomCounter) {
         Known(ProcessKey key, String comm, long ppid) {
             this(key, comm, ppid, Optional.empty());

@@ -16,12 +16,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The memory of processes from a Linux procfs, rooted at a directory: {@code /proc} for the live system,
  * or a fixture tree in tests. Reads {@code /proc/PID/maps}, {@code /proc/PID/smaps},
  * {@code /proc/PID/smaps_rollup} and {@code /proc/PID/stat}, each once per call. Thread-safe; it holds no
- * process data between calls.
+ * process data between calls. {@code maps} and {@code smaps} are parsed as they are read, in windows of
+ * {@link ProcBuffer#MAX_LINE} bytes, never held whole: reading them costs the regions' records and no more
+ * (the {@code smaps} of a process with 100,000 mappings is about 100 MB of text).
  *
  * <p>A process that exits while its maps are read is reported as {@link NoSuchProcessException}, never as a
  * shortened list: after each read the process's {@code stat} is read again, and a process found gone,
@@ -83,15 +86,40 @@ public final class LinuxProcessMemory implements ProcessMemory {
         return regions(pid, "smaps");
     }
 
+    @Override
+    public void forEachRegion(long pid, Consumer<? super MemoryRegion> action) {
+        Objects.requireNonNull(action, "action");
+        Pids.requireValid(pid);
+        Path dir = root.resolve(Long.toString(pid));
+        Path file = dir.resolve("smaps");
+        ProcBuffer buf = new ProcBuffer(ProcBuffer.MAX_LINE);
+        // A live file may itself be named "... (deleted)": each deleted mark is checked as it goes, as smaps() does.
+        SmapsParser.Regions parser = new SmapsParser.Regions(() -> file,
+                r -> action.accept(r.deleted() ? liveNamesOf(dir, List.of(r)).get(0) : r));
+        buf.streamProcessFile(pid, dir, file, parser);
+        parser.finish();
+        if (parser.count() > 0) {
+            ProcessLiveness.requireRunning(pid, dir, buf, constants);
+        } else {
+            ReadFailures.requirePresent(pid, dir);
+        }
+    }
+
     private MemoryMaps regions(long pid, String name) {
         Pids.requireValid(pid);
         Path dir = root.resolve(Long.toString(pid));
         Path file = dir.resolve(name);
-        ProcBuffer buf = new ProcBuffer(64 * 1024);
-        buf.readProcessFile(pid, dir, file);
-        List<MemoryRegion> regions = name.equals("maps")
-                ? MapsParser.parse(file, buf.bytes(), buf.length())
-                : SmapsParser.parseSmaps(file, buf.bytes(), buf.length());
+        ProcBuffer buf = new ProcBuffer(ProcBuffer.MAX_LINE);
+        List<MemoryRegion> regions;
+        if (name.equals("maps")) {
+            MapsParser.Regions parser = new MapsParser.Regions(() -> file);
+            buf.streamProcessFile(pid, dir, file, parser);
+            regions = parser.finish();
+        } else {
+            SmapsParser.Regions parser = new SmapsParser.Regions(() -> file);
+            buf.streamProcessFile(pid, dir, file, parser);
+            regions = parser.finish();
+        }
         if (!regions.isEmpty()) {
             ProcessLiveness.requireRunning(pid, dir, buf, constants);
         } else {
@@ -166,9 +194,9 @@ public final class LinuxProcessMemory implements ProcessMemory {
             default:
                 ReadFailures.requirePresent(pid, dir); // else this kernel has no smaps_rollup: sum smaps
                 Path smaps = dir.resolve("smaps");
-                buf.readProcessFile(pid, dir, smaps);
-                List<MemoryRegion> regions = SmapsParser.parseSmaps(smaps, buf.bytes(), buf.length());
-                counters = new MemoryMaps(pid, regions).usageTotals().orElseThrow();
+                SmapsParser.Regions parser = new SmapsParser.Regions(() -> smaps);
+                buf.streamProcessFile(pid, dir, smaps, parser);
+                counters = new MemoryMaps(pid, parser.finish()).usageTotals().orElseThrow();
                 source = TotalsSource.SUMMED_SMAPS;
                 break;
         }

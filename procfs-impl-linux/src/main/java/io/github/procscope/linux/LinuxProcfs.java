@@ -118,6 +118,11 @@ public final class LinuxProcfs implements ProcessTable {
         return root;
     }
 
+    /** @return the clock tick rate and page size this table converts with */
+    KernelConstants kernelConstants() {
+        return constants;
+    }
+
     @Override
     public Instant bootTime() {
         return bootTime;
@@ -653,12 +658,8 @@ public final class LinuxProcfs implements ProcessTable {
                 if (buf.read(file) != ProcBuffer.Result.OK) {
                     return btime;
                 }
-                Duration up;
-                try {
-                    up = UptimeParser.parse(file, buf.bytes(), buf.length());
-                } catch (ProcfsException e) {
-                    return btime;
-                }
+                // Malformed, it is refused as a FIFO or a huge file in its place is: every command reads it here.
+                Duration up = UptimeParser.parse(file, buf.bytes(), buf.length());
                 Instant after = Instant.now();
                 // Not Duration.dividedBy: it goes through BigDecimal, whose first use costs a one-shot command
                 // more than its whole snapshot.
@@ -677,6 +678,9 @@ public final class LinuxProcfs implements ProcessTable {
         /**
          * @return the table; constants not given are read from the running kernel
          * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
+         * @throws io.github.procscope.api.ProcfsParseException if its {@code stat} or {@code uptime} is malformed
+         * @throws io.github.procscope.api.ProcfsFileRefusedException if either is not a regular file (a FIFO, a
+         *                                  device) or is larger than the kernel writes
          */
         public LinuxProcfs build() {
             if (!Files.isDirectory(root)) {
@@ -688,12 +692,12 @@ public final class LinuxProcfs implements ProcessTable {
             if (buf.read(statFile) != ProcBuffer.Result.OK) {
                 throw new ProcfsUnavailableException(root, "it has no readable stat file (is procfs mounted there?)");
             }
-            Instant boot;
-            try {
-                boot = KernelStatParser.parse(statFile, buf.bytes(), buf.length()).bootTime();
-            } catch (ProcfsException e) {
-                throw new ProcfsUnavailableException(root, "its stat file has no btime line: " + e.getMessage());
+            // No btime line: not a procfs (a directory with some other stat file). A btime line that does not
+            // parse is a procfs whose stat is malformed: the parse error, which names the line, stands.
+            if (!KernelStatParser.hasBootTime(buf.bytes(), buf.length())) {
+                throw new ProcfsUnavailableException(root, "its stat file has no btime line");
             }
+            Instant boot = KernelStatParser.parse(statFile, buf.bytes(), buf.length()).bootTime();
             if (!Files.isReadable(root.resolve("uptime"))) {
                 throw new ProcfsUnavailableException(root, "it has no readable uptime file");
             }

@@ -47,17 +47,87 @@ final class MapsParser {
      * @throws io.github.procscope.api.ProcfsParseException if a line is malformed
      */
     static List<MemoryRegion> parse(Path source, byte[] buf, int len) {
-        ByteCursor c = new ByteCursor(source, buf, len);
-        List<MemoryRegion> out = new ArrayList<>(64);
-        while (!c.atEnd()) {
-            if (c.atLineEnd()) {
-                c.nextLine(); // tolerate a blank line
-                continue;
-            }
-            out.add(header(c).region(Optional.empty()));
-            c.nextLine();
+        Regions r = new Regions(() -> source);
+        r.lines(buf, 0, len);
+        return r.finish();
+    }
+
+    /**
+     * The regions of one {@code maps} file, parsed as its lines arrive ({@link ProcBuffer#stream}), so that the
+     * file is never held whole; names, devices and permissions that repeat are shared. Not thread-safe.
+     */
+    static final class Regions implements ProcBuffer.LineSink {
+        private final ByteCursor.Source source;
+        private final List<MemoryRegion> out = new ArrayList<>(64);
+        private final Shared shared = new Shared();
+
+        Regions(ByteCursor.Source source) {
+            this.source = source;
         }
-        return out;
+
+        @Override
+        public void lines(byte[] buf, int from, int to) {
+            ByteCursor c = new ByteCursor(source, buf, from, to);
+            while (!c.atEnd()) {
+                if (c.atLineEnd()) {
+                    c.nextLine(); // tolerate a blank line
+                    continue;
+                }
+                out.add(header(c, shared).region(Optional.empty()));
+                c.nextLine();
+            }
+        }
+
+        /** @return the regions read */
+        List<MemoryRegion> finish() {
+            return out;
+        }
+    }
+
+    /**
+     * Values that repeat from one region to the next of a file, kept to be shared rather than made again: the
+     * sixteen permission sets, the last device and the last path (a library's regions follow one another).
+     */
+    static final class Shared {
+        private final RegionPermissions[] permissions = new RegionPermissions[16];
+        private DeviceNumber device;
+        private byte[] name = new byte[0];
+        private int nameLength = -1;
+        private Optional<String> path = Optional.empty();
+
+        RegionPermissions permissions(boolean r, boolean w, boolean x, boolean s) {
+            int i = (r ? 1 : 0) | (w ? 2 : 0) | (x ? 4 : 0) | (s ? 8 : 0);
+            RegionPermissions p = permissions[i];
+            if (p == null) {
+                p = new RegionPermissions(r, w, x, s);
+                permissions[i] = p;
+            }
+            return p;
+        }
+
+        DeviceNumber device(int major, int minor) {
+            DeviceNumber d = device;
+            if (d == null || d.major() != major || d.minor() != minor) {
+                d = new DeviceNumber(major, minor);
+                device = d;
+            }
+            return d;
+        }
+
+        /** @return the unescaped path of {@code b[from, to)}, the last one's again when the bytes are the same */
+        Optional<String> path(byte[] b, int from, int to) {
+            int n = to - from;
+            if (n == nameLength && java.util.Arrays.equals(b, from, to, name, 0, n)) {
+                return path;
+            }
+            if (name.length < n) {
+                name = new byte[Math.max(n, name.length * 2)];
+            }
+            System.arraycopy(b, from, name, 0, n);
+            nameLength = n;
+            path = Optional.of(unescape(b, from, to));
+            return path;
+        }
     }
 
     /**
@@ -68,6 +138,11 @@ final class MapsParser {
      * @throws io.github.procscope.api.ProcfsParseException if the line is malformed
      */
     static Header header(ByteCursor c) {
+        return header(c, null);
+    }
+
+    /** As {@link #header(ByteCursor)}, sharing repeated values through {@code shared} when it is given. */
+    static Header header(ByteCursor c, Shared shared) {
         int lineStart = c.position();
         long start = c.hex();
         c.expect('-');
@@ -76,7 +151,7 @@ final class MapsParser {
             throw c.failAt(lineStart, "region ends before it starts");
         }
         c.expect(' ');
-        RegionPermissions perms = permissions(c);
+        RegionPermissions perms = permissions(c, shared);
         c.expect(' ');
         long offset = c.hex();
         c.expect(' ');
@@ -103,12 +178,14 @@ final class MapsParser {
         if (deleted) {
             nameEnd -= DELETED.length;
         }
-        Optional<String> name = nameEnd > nameStart ? Optional.of(unescape(b, nameStart, nameEnd)) : Optional.empty();
-        DeviceNumber dev = new DeviceNumber((int) major, (int) minor);
+        Optional<String> name = nameEnd <= nameStart ? Optional.empty() : shared != null
+                ? shared.path(b, nameStart, nameEnd) : Optional.of(unescape(b, nameStart, nameEnd));
+        DeviceNumber dev = shared != null ? shared.device((int) major, (int) minor)
+                : new DeviceNumber((int) major, (int) minor);
         return new Header(start, end, perms, offset, dev, inode, name, kind(name, deleted), deleted);
     }
 
-    private static RegionPermissions permissions(ByteCursor c) {
+    private static RegionPermissions permissions(ByteCursor c, Shared shared) {
         int at = c.position();
         boolean r = flag(c, 'r', at);
         boolean w = flag(c, 'w', at);
@@ -117,7 +194,7 @@ final class MapsParser {
         if (s != 's' && s != 'p') {
             throw c.failAt(at, "expected permissions such as r-xp");
         }
-        return new RegionPermissions(r, w, x, s == 's');
+        return shared != null ? shared.permissions(r, w, x, s == 's') : new RegionPermissions(r, w, x, s == 's');
     }
 
     private static boolean flag(ByteCursor c, char letter, int at) {

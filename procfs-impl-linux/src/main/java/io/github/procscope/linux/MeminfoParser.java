@@ -57,15 +57,13 @@ final class MeminfoParser {
             }
             c.expect(':');
             c.skipBlanks();
-            long v = c.unsignedDecimal();
-            if (v < 0) {
-                throw c.fail("value out of range");
-            }
+            int valueAt = c.position();
+            long v = c.unsignedAtMost(Long.MAX_VALUE, key);
             c.skipBlanks();
             if (c.skipIf('k')) {
                 c.expect('B');
                 if (v > Long.MAX_VALUE / KIB) {
-                    throw c.fail("size out of range");
+                    throw c.failAt(valueAt, key + " out of range: " + v + " kB");
                 }
                 bytes.put(key, v * KIB);
             } else {

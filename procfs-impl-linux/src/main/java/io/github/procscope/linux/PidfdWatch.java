@@ -2,6 +2,7 @@ package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventType;
 import io.github.procscope.api.events.EventsUnavailableException;
@@ -45,15 +46,18 @@ final class PidfdWatch implements AutoCloseable {
         final ProcessKey key;
         final long ppid;
         String comm;
+        /** Its stat as last read: what a new name is compared against (an exec, or a rename). */
+        ProcessStat stat;
         Optional<Path> oomCounter;
         /** When its pidfd turned readable (it ended), in nanoTime; 0 while it runs. */
         long endedAt;
 
-        Member(int fd, ProcessKey key, long ppid, String comm, Optional<Path> oomCounter) {
+        Member(int fd, ProcessStat stat, Optional<Path> oomCounter) {
             this.fd = fd;
-            this.key = key;
-            this.ppid = ppid;
-            this.comm = comm;
+            this.key = new ProcessKey(stat.pid(), stat.startTimeTicks());
+            this.ppid = stat.ppid();
+            this.comm = stat.comm();
+            this.stat = stat;
             this.oomCounter = oomCounter;
         }
     }
@@ -143,16 +147,17 @@ final class PidfdWatch implements AutoCloseable {
      */
     private Member member(int fd, long pid, long parent) {
         Path dir = procfs.root().resolve(Long.toString(pid));
-        LinuxProcessEvents.Known k = LinuxProcessEvents.readStat(dir.resolve("stat"), pid);
-        if (k == null || (parent > 0 && k.ppid() != parent)) {
+        ProcessStat s = LinuxProcessEvents.readFullStat(dir.resolve("stat"), pid, procfs.kernelConstants());
+        if (s == null || (parent > 0 && s.ppid() != parent)) {
             return null; // gone, or the pid was reused between the children list and pidfd_open
         }
-        return new Member(fd, k.key(), k.ppid(), k.comm(), oom.remember(dir));
+        return new Member(fd, s, oom.remember(dir));
     }
 
     /**
      * Follows the children lists of the running members; each new one is opened and, when {@code out} is
-     * given, reported as a FORK. A member whose name changed is reported as an EXEC.
+     * given, reported as a FORK. A member whose address space was replaced is reported as an EXEC, one whose name
+     * alone changed as a RENAME ({@link LinuxProcessEvents#change}).
      */
     void scan(List<Found> out) {
         List<Member> now = new ArrayList<>(members.values());
@@ -162,14 +167,19 @@ final class PidfdWatch implements AutoCloseable {
                 continue;
             }
             if (out != null) {
-                LinuxProcessEvents.Known k = LinuxProcessEvents.readStat(
-                        procfs.root().resolve(Long.toString(m.key.pid())).resolve("stat"), m.key.pid());
-                if (k != null && k.key().equals(m.key) && !k.comm().equals(m.comm)) {
-                    m.comm = k.comm();
+                ProcessStat read = readSame(m);
+                EventType change = read == null ? null : LinuxProcessEvents.change(m.stat, read);
+                if (read != null) {
+                    m.stat = read;
+                    m.comm = read.comm();
+                }
+                if (change == EventType.EXEC) {
                     // a new program: often one that was moved into a cgroup of its own just before
                     Optional<Path> counter = oom.remember(procfs.root().resolve(Long.toString(m.key.pid())));
                     m.oomCounter = counter.or(() -> m.oomCounter);
-                    out.add(new Found(event(EventType.EXEC, m, Instant.now()), Optional.empty()));
+                }
+                if (change != null) {
+                    out.add(new Found(event(change, m, Instant.now()), Optional.empty()));
                 }
             }
             long[] kids = reads.children(m.key.pid());
@@ -231,6 +241,11 @@ final class PidfdWatch implements AutoCloseable {
             for (int i = 0; r > 0 && i < n; i++) {
                 if (revents[i] != 0) {
                     polled[i].endedAt = System.nanoTime();
+                    // its last name, while it may still be a zombie: it may have exec'd or renamed since the scan
+                    ProcessStat last = readSame(polled[i]);
+                    if (last != null) {
+                        polled[i].comm = last.comm();
+                    }
                 }
             }
         } else if (wait > 0) {
@@ -254,6 +269,13 @@ final class PidfdWatch implements AutoCloseable {
                 it.remove();
             }
         }
+    }
+
+    /** @return the member's stat read now, or {@code null} if it is gone or its pid names another process */
+    private ProcessStat readSame(Member m) {
+        ProcessStat s = LinuxProcessEvents.readFullStat(procfs.root().resolve(Long.toString(m.key.pid()))
+                .resolve("stat"), m.key.pid(), procfs.kernelConstants());
+        return s != null && s.startTimeTicks() == m.key.startTimeTicks() ? s : null;
     }
 
     /** @return the member's EXIT, or {@code null} while its status may still come */

@@ -34,8 +34,12 @@ public final class ProcBuffer {
     }
 
     static final int DEFAULT_CAPACITY = 4096;
-    /** The largest file read: 256 MiB (a {@code smaps} of a huge process is tens of MiB). */
-    static final int MAX_CAPACITY = 256 << 20;
+    /**
+     * The largest file read whole: 16 MiB, which a JVM with a small heap can hold (a {@code mountinfo} of 100,000
+     * mounts is 15 MiB). Files of lines that may be longer, {@code maps} and {@code smaps}, are not read whole
+     * but streamed ({@link #stream}).
+     */
+    static final int MAX_CAPACITY = 16 << 20;
 
     private byte[] bytes;
     private int length;
@@ -72,7 +76,7 @@ public final class ProcBuffer {
      *
      * @param file the file
      * @return the outcome
-     * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 256 MiB
+     * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 16 MiB
      */
     public Result read(Path file) {
         return read(file.toString());
@@ -84,7 +88,7 @@ public final class ProcBuffer {
      *
      * @param file the file's path
      * @return the outcome
-     * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 256 MiB
+     * @throws ProcfsException for an I/O error other than the normal outcomes, or a file over 16 MiB
      */
     Result read(String file) {
         return read(file, limitFor(file));
@@ -136,6 +140,88 @@ public final class ProcBuffer {
             return openFailure(Path.of(file), e);
         } catch (IOException e) {
             return classify(Path.of(file), e);
+        }
+    }
+
+    /** Receives a file's lines as they are read, a run of whole lines at a time. */
+    @FunctionalInterface
+    interface LineSink {
+        /**
+         * @param buf  the buffer
+         * @param from where the run starts (the start of a line)
+         * @param to   where it ends: just past a newline, or the end of the file
+         * @throws io.github.procscope.api.ProcfsParseException if a line is malformed, which ends the read
+         */
+        void lines(byte[] buf, int from, int to);
+    }
+
+    /** The longest line {@link #stream} takes: a path of 4096 bytes, each escaped to four, with room to spare. */
+    static final int MAX_LINE = 64 << 10;
+
+    /**
+     * Reads a file of lines of any length in windows of {@link #MAX_LINE} bytes or more, handing each window's
+     * whole lines to {@code sink} and keeping only the last, unfinished line for the next: memory stays bounded
+     * however long the file ({@code smaps} of a process with 100,000 mappings is about 100 MB). Only a regular
+     * file is read, as by {@link #read(String, int)}. After it, {@link #length()} is 0.
+     *
+     * @param file the file's path
+     * @param sink what takes the lines
+     * @return the outcome; {@link Result#OK} once every line was handed on
+     * @throws ProcfsException for an I/O error other than the normal outcomes, a file that is not a regular
+     *                         file, or a line longer than {@link #MAX_LINE} bytes
+     */
+    Result stream(String file, LineSink sink) {
+        length = 0;
+        Result kind = checkRegularFile(file);
+        if (kind != Result.OK) {
+            return kind;
+        }
+        if (bytes.length < MAX_LINE) {
+            bytes = new byte[MAX_LINE];
+        }
+        try (FileInputStream in = new FileInputStream(file)) {
+            int n = 0;
+            while (true) {
+                int r = in.read(bytes, n, bytes.length - n);
+                if (r < 0) {
+                    if (n > 0) {
+                        sink.lines(bytes, 0, n);
+                    }
+                    return Result.OK;
+                }
+                n += r;
+                int last = n - 1;
+                while (last >= 0 && bytes[last] != '\n') {
+                    last--;
+                }
+                if (last < 0) {
+                    if (n == bytes.length) {
+                        throw new io.github.procscope.api.ProcfsFileRefusedException(Path.of(file), file
+                                + " has a line longer than " + (bytes.length >> 10) + " KiB, more than the kernel"
+                                + " writes there; refusing to read it");
+                    }
+                    continue;
+                }
+                sink.lines(bytes, 0, last + 1);
+                System.arraycopy(bytes, last + 1, bytes, 0, n - last - 1);
+                n -= last + 1;
+            }
+        } catch (FileNotFoundException e) {
+            return openFailure(Path.of(file), e);
+        } catch (IOException e) {
+            return classify(Path.of(file), e);
+        }
+    }
+
+    /**
+     * As {@link #stream(String, LineSink)} for a per-process file that the caller asked for by name, every
+     * outcome other than {@link Result#OK} turned into the typed exception it means, as by
+     * {@link #readProcessFile}.
+     */
+    void streamProcessFile(long pid, Path pidDir, Path file, LineSink sink) {
+        Result r = stream(file.toString(), sink);
+        if (r != Result.OK) {
+            throw ReadFailures.translate(pid, pidDir, file, r);
         }
     }
 

@@ -7,12 +7,16 @@ import java.util.List;
 /**
  * Parser of the process connector's datagrams: netlink messages ({@code struct nlmsghdr}) carrying a
  * {@code struct cn_msg} for {@code CN_IDX_PROC} whose payload is a {@code struct proc_event}
- * ({@code linux/cn_proc.h}), in the machine's byte order. Only processes are reported: the creation and end of
- * threads (a pid that is not its thread group's id) are skipped.
+ * ({@code linux/cn_proc.h}), in the machine's byte order: fork, exec, comm (a new name, NUL-padded to 16 bytes)
+ * and exit. Only processes are reported: the creation, renaming and end of threads (a pid that is not its thread
+ * group's id) are skipped.
  */
 final class ProcEventParser {
     static final int PROC_EVENT_FORK = 0x1;
     static final int PROC_EVENT_EXEC = 0x2;
+    static final int PROC_EVENT_COMM = 0x200;
+    /** {@code TASK_COMM_LEN}: the name field of a {@code comm_proc_event}, NUL-padded. */
+    private static final int COMM_LEN = 16;
     static final int PROC_EVENT_EXIT = 0x80000000;
     private static final int NLMSG_HDRLEN = 16;
     private static final int CN_MSG_LEN = 20;
@@ -23,13 +27,25 @@ final class ProcEventParser {
     /**
      * One event.
      *
-     * @param what      {@link #PROC_EVENT_FORK}, {@link #PROC_EVENT_EXEC} or {@link #PROC_EVENT_EXIT}
+     * @param what      {@link #PROC_EVENT_FORK}, {@link #PROC_EVENT_EXEC}, {@link #PROC_EVENT_COMM} or
+     *                  {@link #PROC_EVENT_EXIT}
      * @param pid       the process (the child for a fork)
      * @param ppid      the parent (for a fork: the forking process; for an exit: the parent then); 0 when not given
      * @param exitCode  the wait status of an exit ({@code task->exit_code}); 0 otherwise
      * @param timestampNanos the kernel's monotonic time of the event
+     * @param comm      the new name of a {@code PROC_EVENT_COMM}, or of an exec as read when it arrived; else
+     *                  {@code null}
      */
-    record Raw(int what, long pid, long ppid, int exitCode, long timestampNanos) {
+    record Raw(int what, long pid, long ppid, int exitCode, long timestampNanos, String comm) {
+        Raw(int what, long pid, long ppid, int exitCode, long timestampNanos) {
+            this(what, pid, ppid, exitCode, timestampNanos, null);
+        }
+
+        /** @return this event with a name */
+        Raw withComm(String name) {
+            return new Raw(what, pid, ppid, exitCode, timestampNanos, name);
+        }
+
         /** @return whether it ended by {@code exit()} (not by a signal) */
         boolean exited() {
             return (exitCode & 0x7f) == 0;
@@ -89,6 +105,16 @@ final class ProcEventParser {
                     long tgid = Integer.toUnsignedLong(b.getInt(d + 4));
                     if (pid == tgid && pid > 0) {
                         out.add(new Raw(what, pid, 0, 0, ts));
+                    }
+                } else if (what == PROC_EVENT_COMM && d + 8 + COMM_LEN <= dataEnd) {
+                    long pid = Integer.toUnsignedLong(b.getInt(d));
+                    long tgid = Integer.toUnsignedLong(b.getInt(d + 4));
+                    if (pid == tgid && pid > 0) { // a thread's own name is not the process's
+                        int n = 0;
+                        while (n < COMM_LEN && buf[d + 8 + n] != 0) {
+                            n++;
+                        }
+                        out.add(new Raw(what, pid, 0, 0, ts, ByteCursor.text(buf, d + 8, d + 8 + n)));
                     }
                 } else if (what == PROC_EVENT_EXIT && d + 16 <= dataEnd) {
                     long pid = Integer.toUnsignedLong(b.getInt(d));

@@ -83,42 +83,131 @@ final class SmapsParser {
      * @throws ProcfsParseException if the content is malformed
      */
     static List<MemoryRegion> parseSmaps(Path source, byte[] buf, int len) {
-        ByteCursor c = new ByteCursor(source, buf, len);
-        List<MemoryRegion> out = new ArrayList<>(64);
-        MapsParser.Header header = null;
-        int headerAt = 0;
-        Block block = new Block();
-        List<String> flags = List.of();
-        while (!c.atEnd()) {
-            if (c.atLineEnd()) {
-                c.nextLine();
-                continue;
-            }
-            if (isHeader(c)) {
-                if (header != null) {
-                    out.add(finish(c, header, headerAt, block, flags));
-                }
-                headerAt = c.position();
-                header = MapsParser.header(c);
-                block = new Block();
-                flags = List.of();
-                c.nextLine();
-                continue;
-            }
-            if (header == null) {
-                throw c.fail("expected a region header line before the counters");
-            }
-            List<String> f = field(c, block);
-            if (f != null) {
-                flags = f;
-            }
-            c.nextLine();
-        }
-        if (header != null) {
-            out.add(finish(c, header, headerAt, block, flags));
-        }
-        return out;
+        Regions r = new Regions(() -> source);
+        r.lines(buf, 0, len);
+        return r.finish();
     }
+
+    /**
+     * The regions of one {@code smaps} file, parsed as its lines arrive ({@link ProcBuffer#stream}), so that the
+     * file is never held whole: only the regions are kept, and values that repeat from region to region (the
+     * counters and flags of the many alike regions of a large process, its file names, devices and permissions)
+     * are shared between them rather than copied. Not thread-safe; one per file.
+     */
+    static final class Regions implements ProcBuffer.LineSink {
+        private final ByteCursor.Source source;
+        private final List<MemoryRegion> out = new ArrayList<>(64);
+        private final java.util.function.Consumer<? super MemoryRegion> sink;
+        private final int shareMax;
+        private final MapsParser.Shared shared = new MapsParser.Shared();
+        private final Block block = new Block();
+        private final Map<String, List<String>> flagLists = new HashMap<>();
+        private final Map<RegionUsage, Optional<RegionUsage>> usages = new HashMap<>();
+        private MapsParser.Header header;
+        private List<String> flags = List.of();
+        private long count;
+
+        /** Regions kept, for {@link #finish()}. */
+        Regions(ByteCursor.Source source) {
+            this(source, null);
+        }
+
+        /**
+         * @param sink where each region goes as soon as its block ends, none being kept; or {@code null} to keep
+         *             them for {@link #finish()}
+         */
+        Regions(ByteCursor.Source source, java.util.function.Consumer<? super MemoryRegion> sink) {
+            this.source = source;
+            this.sink = sink;
+            // Handed-on regions are the caller's to drop: only a few values are kept for sharing then.
+            this.shareMax = sink == null ? SHARED_MAX : 256;
+        }
+
+        /** @return how many regions were read so far */
+        long count() {
+            return count;
+        }
+
+        @Override
+        public void lines(byte[] buf, int from, int to) {
+            ByteCursor c = new ByteCursor(source, buf, from, to);
+            while (!c.atEnd()) {
+                if (c.atLineEnd()) {
+                    c.nextLine();
+                    continue;
+                }
+                if (isHeader(c)) {
+                    if (header != null) {
+                        emit(finishRegion());
+                    }
+                    header = MapsParser.header(c, shared);
+                    block.clear();
+                    flags = List.of();
+                    c.nextLine();
+                    continue;
+                }
+                if (header == null) {
+                    throw c.fail("expected a region header line before the counters");
+                }
+                List<String> f = field(c, block, flagLists, shareMax);
+                if (f != null) {
+                    flags = f;
+                }
+                c.nextLine();
+            }
+        }
+
+        /** @return the regions, the last one finished */
+        List<MemoryRegion> finish() {
+            if (header != null) {
+                emit(finishRegion());
+                header = null;
+            }
+            return out;
+        }
+
+        private void emit(MemoryRegion r) {
+            count++;
+            if (sink == null) {
+                out.add(r);
+            } else {
+                sink.accept(r);
+            }
+        }
+
+        private MemoryRegion finishRegion() {
+            SmapsCounters counters = counters(block, reason -> fail(reason));
+            long size = header.end() - header.start();
+            if (Long.compareUnsigned(block.values[RSS], size) > 0 || Long.compareUnsigned(block.values[PSS], block.values[RSS]) > 0
+                    || Long.compareUnsigned(block.values[SWAP], size) > 0) {
+                throw fail("the region's Rss, Pss or Swap exceeds its size of " + size + " bytes");
+            }
+            if (!block.seen[KERNEL_PAGE_SIZE] || !block.seen[MMU_PAGE_SIZE]) {
+                throw fail("the region lacks its KernelPageSize or MMUPageSize line");
+            }
+            if (block.values[KERNEL_PAGE_SIZE] <= 0 || block.values[MMU_PAGE_SIZE] <= 0) {
+                throw fail("the region's page size is 0");
+            }
+            RegionUsage usage = new RegionUsage(block.values[KERNEL_PAGE_SIZE], block.values[MMU_PAGE_SIZE], counters,
+                    flags);
+            Optional<RegionUsage> one = usages.get(usage);
+            if (one == null) {
+                one = Optional.of(usage);
+                if (usages.size() < shareMax) {
+                    usages.put(usage, one);
+                }
+            }
+            return header.region(one);
+        }
+
+        /** A region's block is checked at its end, when its header line is gone: the message shows the header. */
+        private ProcfsParseException fail(String reason) {
+            return new ProcfsParseException(source.path(), header.region(Optional.empty()).toString(), reason);
+        }
+    }
+
+    /** At most this many distinct values are kept for sharing (each costs a map entry). */
+    static final int SHARED_MAX = 1 << 16;
 
     /**
      * @param source the file, for messages
@@ -146,7 +235,7 @@ final class SmapsParser {
             field(c, block);
             c.nextLine();
         }
-        return counters(c, block, 0);
+        return counters(block, reason -> c.failAt(0, reason));
     }
 
     /** A header line starts with a hexadecimal address followed by '-'; a field line with "Name:". */
@@ -170,6 +259,14 @@ final class SmapsParser {
      * @return the flags of a {@code VmFlags} line, or null for any other line
      */
     private static List<String> field(ByteCursor c, Block block) {
+        return field(c, block, null, 0);
+    }
+
+    /**
+     * As {@link #field(ByteCursor, Block)}, sharing equal {@code VmFlags} lists through {@code flagLists}, which
+     * keeps at most {@code max} of them.
+     */
+    private static List<String> field(ByteCursor c, Block block, Map<String, List<String>> flagLists, int max) {
         int keyStart = c.position();
         byte[] b = c.buffer();
         while (!c.atLineEnd() && c.peek() != ':') {
@@ -186,20 +283,32 @@ final class SmapsParser {
             if (block.seen[slot]) {
                 throw c.failAt(keyStart, "duplicate " + key + " line");
             }
-            block.values[slot] = kib(c);
+            block.values[slot] = kib(c, key);
             block.seen[slot] = true;
             return null;
         }
         if (key.equals("VmFlags")) {
+            String line = flagLists == null ? null : c.restOfLine();
+            List<String> known = line == null ? null : flagLists.get(line);
+            if (known != null) {
+                return known;
+            }
+            if (line != null) {
+                c.position(c.position() - line.length());
+            }
             List<String> flags = new ArrayList<>(12);
             while (!c.atLineEnd()) {
                 String w = c.word();
                 if (!w.isEmpty()) {
-                    flags.add(w);
+                    flags.add(w.intern());
                 }
                 c.skipBlanks();
             }
-            return flags;
+            List<String> copy = List.copyOf(flags);
+            if (line != null && flagLists.size() < max) {
+                flagLists.put(line, copy);
+            }
+            return copy;
         }
         c.restOfLine(); // Size (implied by the addresses), THPeligible, ProtectionKey, and keys of newer kernels
         return null;
@@ -210,11 +319,8 @@ final class SmapsParser {
         return i == null ? -1 : i;
     }
 
-    private static long kib(ByteCursor c) {
-        long v = c.unsignedDecimal();
-        if (v < 0 || v > Long.MAX_VALUE / KIB) {
-            throw c.fail("size out of range");
-        }
+    private static long kib(ByteCursor c, String key) {
+        long v = c.unsignedAtMost(Long.MAX_VALUE / KIB, key);
         c.skipBlanks();
         if (!c.skipIf('k')) {
             throw c.fail("expected \"kB\"");
@@ -227,29 +333,10 @@ final class SmapsParser {
         return v * KIB;
     }
 
-    private static MemoryRegion finish(ByteCursor c, MapsParser.Header header, int headerAt, Block block,
-                                       List<String> flags) {
-        SmapsCounters counters = counters(c, block, headerAt);
-        long size = header.end() - header.start();
-        if (Long.compareUnsigned(block.values[RSS], size) > 0 || Long.compareUnsigned(block.values[PSS], block.values[RSS]) > 0
-                || Long.compareUnsigned(block.values[SWAP], size) > 0) {
-            throw c.failAt(headerAt, "the region's Rss, Pss or Swap exceeds its size of " + size + " bytes");
-        }
-        if (!block.seen[KERNEL_PAGE_SIZE] || !block.seen[MMU_PAGE_SIZE]) {
-            throw c.failAt(headerAt, "the region lacks its KernelPageSize or MMUPageSize line");
-        }
-        if (block.values[KERNEL_PAGE_SIZE] <= 0 || block.values[MMU_PAGE_SIZE] <= 0) {
-            throw c.failAt(headerAt, "the region's page size is 0");
-        }
-        RegionUsage usage = new RegionUsage(block.values[KERNEL_PAGE_SIZE], block.values[MMU_PAGE_SIZE], counters,
-                flags);
-        return header.region(Optional.of(usage));
-    }
-
-    private static SmapsCounters counters(ByteCursor c, Block block, int at) {
+    private static SmapsCounters counters(Block block, java.util.function.Function<String, ProcfsParseException> fail) {
         for (int r : REQUIRED) {
             if (!block.seen[r]) {
-                throw c.failAt(at, "the block lacks its " + NAMES[r] + " line");
+                throw fail.apply("the block lacks its " + NAMES[r] + " line");
             }
         }
         long[] v = block.values;
@@ -262,11 +349,17 @@ final class SmapsParser {
 
     /** The values of one block, with which keys were present. */
     private static final class Block {
+        private static final OptionalLong NONE = OptionalLong.of(0);
         final long[] values = new long[SLOTS];
         final boolean[] seen = new boolean[SLOTS];
 
         OptionalLong opt(int slot) {
-            return seen[slot] ? OptionalLong.of(values[slot]) : OptionalLong.empty();
+            return !seen[slot] ? OptionalLong.empty() : values[slot] == 0 ? NONE : OptionalLong.of(values[slot]);
+        }
+
+        void clear() {
+            java.util.Arrays.fill(values, 0L);
+            java.util.Arrays.fill(seen, false);
         }
     }
 }

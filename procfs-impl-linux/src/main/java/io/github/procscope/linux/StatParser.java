@@ -21,6 +21,25 @@ import java.util.OptionalLong;
  * the whole buffer. The fields after it are single-space separated and end at a newline; anything
  * after that newline is ignored. Fields 42 to 52 appeared in Linux 2.6.18 to 3.5 and are optional;
  * fewer than 41 fields is a parse error.
+ *
+ * <p>Every field is read as a number of the kernel's 64-bit types, -2^63 to 2^64-1, and then held to what the
+ * field can mean; a number outside that is an error naming the field and the number, never "not a number" and
+ * never a wrapped value. Per field ({@code fs/proc/array.c} prints each with a sign or without):
+ * <ul>
+ * <li>tick counts (14-17, 42-44) are exact {@code Duration}s over the whole unsigned range: the kernel holds
+ *     them unsigned; it prints cutime, cstime and cguest_time (16, 17, 44) with a sign, so a negative number
+ *     there is the unsigned count with the same 64 bits (-2^63 is 2^63 ticks);</li>
+ * <li>addresses (26-30, 45-51), wchan (35), the flags word (9) and the signal masks (31-34) are bits: up to
+ *     2^64-1, held as the {@code long} with those bits (an address at or above 2^63 is a negative {@code long};
+ *     read it with {@link Long#toUnsignedString(long)} or {@link Long#toHexString(long)});</li>
+ * <li>rsslim (25) is empty at 2^64-1 ({@code RLIM_INFINITY}) and at or above 2^63 bytes, which a process may
+ *     set ({@code setrlimit} takes any value) but no address space reaches: no limit in effect;</li>
+ * <li>counts and sizes (10-13, 22-24, 36, 37) are {@code long}s: at or above 2^63 is an error naming the field;
+ *     itrealvalue (21) takes any signed value;</li>
+ * <li>ids, priorities, thread and CPU numbers, the policy and exit code (4-8, 18-20, 38-41, 52) are held to
+ *     their kernel ranges.</li>
+ * </ul>
+ * A negative number in a field the kernel prints without a sign is an error naming the field.
  */
 final class StatParser {
     /** The fields every supported kernel prints (through {@code policy}, field 41). */
@@ -95,14 +114,23 @@ final class StatParser {
             throw c.failAt(c.position() - 1, "unknown process state letter");
         }
 
-        // Fields 4..52: parsed in order into a fixed array; field n is at index n.
+        // Fields 4..52: parsed in order into a fixed array; field n is at index n, as its 64 bits.
         Arrays.fill(f, 0L);
         int count = 3;
         while (count < ALL_FIELDS && c.skipIf(' ')) {
             count++;
-            long v = isSigned(count) ? c.decimal() : c.unsignedDecimal();
+            int at = c.position();
+            long v = c.wideDecimal();
+            if (c.wasNegative()) {
+                if (!isSigned(count)) {
+                    throw c.failAt(at, NAMES[count] + " (field " + count + ") is negative, which the kernel never"
+                            + " prints there: " + v);
+                }
+            } else if (v < 0 && !isUnsigned64(count)) {
+                throw c.failAt(at, NAMES[count] + " (field " + count + ") out of range: " + Long.toUnsignedString(v));
+            }
             if (isInt(count) && (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE)) {
-                throw c.fail("field " + count + " out of range");
+                throw c.failAt(at, NAMES[count] + " (field " + count + ") out of range: " + v);
             }
             f[count] = v;
         }
@@ -112,8 +140,8 @@ final class StatParser {
         if (!c.atLineEnd() && c.peek() != ' ') {
             throw c.fail("unexpected character after field " + count);
         }
-        if (f[24] < 0 || f[24] > Long.MAX_VALUE / k.pageSizeBytes()) {
-            throw c.fail("rss (field 24) out of range: " + Long.toUnsignedString(f[24]) + " pages");
+        if (f[24] > Long.MAX_VALUE / k.pageSizeBytes()) {
+            throw c.fail("rss (field 24) out of range: " + f[24] + " pages of " + k.pageSizeBytes() + " bytes");
         }
         checkRanges(c, f, count);
 
@@ -124,7 +152,7 @@ final class StatParser {
                 f[10], f[11], f[12], f[13],
                 k.ticks(f[14]), k.ticks(f[15]), k.ticks(f[16]), k.ticks(f[17]),
                 f[18], (int) f[19], (int) f[20], f[21], f[22], f[23], k.pages(f[24]),
-                f[25] == -1L ? OptionalLong.empty() : OptionalLong.of(f[25]),
+                f[25] < 0 ? OptionalLong.empty() : OptionalLong.of(f[25]), // 2^63 and up: no limit in effect
                 address(f[26]), address(f[27]), address(f[28]), address(f[29]), address(f[30]),
                 SignalSet.fromMask(f[31]), SignalSet.fromMask(f[32]), SignalSet.fromMask(f[33]),
                 SignalSet.fromMask(f[34]),
@@ -146,63 +174,60 @@ final class StatParser {
 
     /**
      * Refuses values no kernel prints, so that damage shows as an error naming the field rather than as a
-     * negative size or a start before boot: counts, sizes and times (unsigned longs in the kernel) at or above
-     * 2^63, ids below their range, nice outside -20..19, a negative thread count or CPU number.
+     * start before boot or a nice of 40: ids below their range, nice outside -20..19, a negative thread count
+     * or CPU number. (Numbers beyond what a field's type holds were refused as they were read.)
      */
     private static void checkRanges(ByteCursor c, long[] f, int count) {
-        range(c, f, 4, 0, Integer.MAX_VALUE, "ppid");
-        range(c, f, 5, -1, Integer.MAX_VALUE, "pgrp");
-        range(c, f, 6, -1, Integer.MAX_VALUE, "session");
-        range(c, f, 8, -1, Integer.MAX_VALUE, "tpgid");
-        for (int n : QUANTITIES) {
-            if (n <= count && f[n] < 0) {
-                throw c.fail(NAMES[n] + " (field " + n + ") out of range: " + Long.toUnsignedString(f[n]));
-            }
-        }
-        range(c, f, 18, -101, 39, "priority");
-        range(c, f, 19, -20, 19, "nice");
-        range(c, f, 20, 0, Integer.MAX_VALUE, "num_threads");
-        range(c, f, 38, -1, 255, "exit_signal");
-        range(c, f, 39, 0, Integer.MAX_VALUE, "processor");
-        range(c, f, 40, 0, 99, "rt_priority");
-        range(c, f, 41, 0, 255, "policy");
+        range(c, f, 4, 0, Integer.MAX_VALUE);
+        range(c, f, 5, -1, Integer.MAX_VALUE);
+        range(c, f, 6, -1, Integer.MAX_VALUE);
+        range(c, f, 8, -1, Integer.MAX_VALUE);
+        range(c, f, 18, -101, 39);
+        range(c, f, 19, -20, 19);
+        range(c, f, 20, 0, Integer.MAX_VALUE);
+        range(c, f, 38, -1, 255);
+        range(c, f, 39, 0, Integer.MAX_VALUE);
+        range(c, f, 40, 0, 99);
+        range(c, f, 41, 0, 255);
     }
 
-    private static void range(ByteCursor c, long[] f, int field, long min, long max, String name) {
+    private static void range(ByteCursor c, long[] f, int field, long min, long max) {
         if (f[field] < min || f[field] > max) {
-            throw c.fail(name + " (field " + field + ") out of range: " + f[field]);
+            throw c.fail(NAMES[field] + " (field " + field + ") out of range: " + f[field]);
         }
     }
 
-    /** Unsigned counts, sizes and times that never reach 2^63. */
-    private static final int[] QUANTITIES = {10, 11, 12, 13, 14, 15, 16, 17, 22, 23, 36, 37, 42, 43, 44};
-    private static final String[] NAMES = new String[ALL_FIELDS + 1];
-
-    static {
-        String[] n = {"minflt", "cminflt", "majflt", "cmajflt", "utime", "stime", "cutime", "cstime"};
-        System.arraycopy(n, 0, NAMES, 10, n.length);
-        NAMES[22] = "starttime";
-        NAMES[23] = "vsize";
-        NAMES[36] = "nswap";
-        NAMES[37] = "cnswap";
-        NAMES[42] = "delayacct_blkio_ticks";
-        NAMES[43] = "guest_time";
-        NAMES[44] = "cguest_time";
-    }
+    /** The fields' names in {@code proc(5)}, by number. */
+    static final String[] NAMES = {null, "pid", "comm", "state", "ppid", "pgrp", "session", "tty_nr", "tpgid",
+        "flags", "minflt", "cminflt", "majflt", "cmajflt", "utime", "stime", "cutime", "cstime", "priority", "nice",
+        "num_threads", "itrealvalue", "starttime", "vsize", "rss", "rsslim", "startcode", "endcode", "startstack",
+        "kstkesp", "kstkeip", "signal", "blocked", "sigignore", "sigcatch", "wchan", "nswap", "cnswap",
+        "exit_signal", "processor", "rt_priority", "policy", "delayacct_blkio_ticks", "guest_time", "cguest_time",
+        "start_data", "end_data", "start_brk", "arg_start", "arg_end", "env_start", "env_end", "exit_code"};
 
     /**
-     * Fields printed with a sign: tty_nr (7), tpgid (8), priority (18), nice (19), num_threads (20),
-     * itrealvalue (21), exit_signal (38), processor (39), exit_code (52). Counters that can overflow
-     * int but never go negative are unsigned.
+     * Fields the kernel prints with a sign ({@code seq_put_decimal_ll}): ppid, pgrp, session, tty_nr, tpgid (4-8),
+     * cutime and cstime (16, 17), priority, nice, num_threads (18-20), exit_signal, processor (38, 39), cguest_time
+     * (44) and exit_code (52); and itrealvalue (21), taken with a sign too (it is always 0). Every other field is
+     * printed unsigned, where a minus sign is damage.
      */
     private static boolean isSigned(int field) {
         switch (field) {
-            case 4: case 5: case 6: case 7: case 8: case 18: case 19: case 20: case 21:
-            case 38: case 39: case 40: case 41: case 52:
+            case 4: case 5: case 6: case 7: case 8: case 16: case 17: case 18: case 19: case 20: case 21:
+            case 38: case 39: case 44: case 52:
                 return true;
             default:
                 return false;
         }
+    }
+
+    /**
+     * Fields held as their 64 bits, so that the kernel's whole unsigned range is a value: the flags word (9), tick
+     * counts (14-17, 42-44), rsslim (25), addresses, signal masks and wchan (26-35, 45-51).
+     */
+    private static boolean isUnsigned64(int field) {
+        return field == 9 || (field >= 14 && field <= 17) || (field >= 25 && field <= 35)
+                || (field >= 42 && field <= 51);
     }
 
     /** Fields held as {@code int}: tty_nr, nice, num_threads, exit_signal, processor, rt_priority, policy, exit_code. */

@@ -40,10 +40,6 @@ final class StatmParser {
     }
 
     private static long pages(ByteCursor c, KernelConstants k) {
-        long v = c.unsignedDecimal();
-        if (v < 0 || v > Long.MAX_VALUE / k.pageSizeBytes()) {
-            throw c.fail("page count out of range");
-        }
-        return v;
+        return c.unsignedAtMost(Long.MAX_VALUE / k.pageSizeBytes(), "page count");
     }
 }

@@ -118,22 +118,22 @@ final class StatusParser {
                 case "NSpid": nsPid = numbers(c, Integer.MAX_VALUE, key); break;
                 case "NSpgid": nsPgid = numbers(c, Integer.MAX_VALUE, key); break;
                 case "NSsid": nsSid = numbers(c, Integer.MAX_VALUE, key); break;
-                case "VmPeak": vm[0] = kib(c); break;
-                case "VmSize": vm[1] = kib(c); break;
-                case "VmLck": vm[2] = kib(c); break;
-                case "VmPin": vm[3] = kib(c); break;
-                case "VmHWM": vm[4] = kib(c); break;
-                case "VmRSS": vm[5] = kib(c); break;
-                case "RssAnon": vm[6] = kib(c); break;
-                case "RssFile": vm[7] = kib(c); break;
-                case "RssShmem": vm[8] = kib(c); break;
-                case "VmData": vm[9] = kib(c); break;
-                case "VmStk": vm[10] = kib(c); break;
-                case "VmExe": vm[11] = kib(c); break;
-                case "VmLib": vm[12] = kib(c); break;
-                case "VmPTE": vm[13] = kib(c); break;
-                case "VmSwap": vm[14] = kib(c); break;
-                case "HugetlbPages": vm[15] = kib(c); break;
+                case "VmPeak": vm[0] = kib(c, key); break;
+                case "VmSize": vm[1] = kib(c, key); break;
+                case "VmLck": vm[2] = kib(c, key); break;
+                case "VmPin": vm[3] = kib(c, key); break;
+                case "VmHWM": vm[4] = kib(c, key); break;
+                case "VmRSS": vm[5] = kib(c, key); break;
+                case "RssAnon": vm[6] = kib(c, key); break;
+                case "RssFile": vm[7] = kib(c, key); break;
+                case "RssShmem": vm[8] = kib(c, key); break;
+                case "VmData": vm[9] = kib(c, key); break;
+                case "VmStk": vm[10] = kib(c, key); break;
+                case "VmExe": vm[11] = kib(c, key); break;
+                case "VmLib": vm[12] = kib(c, key); break;
+                case "VmPTE": vm[13] = kib(c, key); break;
+                case "VmSwap": vm[14] = kib(c, key); break;
+                case "HugetlbPages": vm[15] = kib(c, key); break;
                 case "Threads": {
                     long t = c.unsignedAtMost(Integer.MAX_VALUE, "thread count");
                     threads = (int) t;
@@ -211,16 +211,13 @@ final class StatusParser {
         return out;
     }
 
-    private static OptionalLong kib(ByteCursor c) {
-        long v = c.unsignedDecimal();
+    private static OptionalLong kib(ByteCursor c, String key) {
+        long v = c.unsignedAtMost(Long.MAX_VALUE / KIB, key);
         c.skipBlanks();
         if (c.skipIf('k')) {
             c.expect('B');
         } else {
             throw c.fail("expected \"kB\"");
-        }
-        if (v > Long.MAX_VALUE / KIB || v < 0) {
-            throw c.fail("size out of range");
         }
         return OptionalLong.of(v * KIB);
     }

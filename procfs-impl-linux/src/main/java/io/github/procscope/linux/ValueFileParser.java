@@ -29,10 +29,7 @@ final class ValueFileParser {
      */
     static long number(Path source, byte[] buf, int len) {
         ByteCursor c = new ByteCursor(source, buf, len);
-        long v = c.unsignedDecimal();
-        if (v < 0) {
-            throw c.fail("value out of range");
-        }
+        long v = c.unsignedAtMost(Long.MAX_VALUE, "value");
         end(c);
         return v;
     }

@@ -71,6 +71,23 @@ class ParserContractTest {
                 (pick, any) -> pick < common.length() ? (int) common.charAt(pick) : any), 400);
     }
 
+    /** The edges of the kernel's 64-bit numbers and just past them, among the keys and separators of its files. */
+    private static final List<String> TOKENS = List.of("-9223372036854775808", "-9223372036854775809",
+            "9223372036854775807", "9223372036854775808", "18446744073709551615", "18446744073709551616", "-1", "0",
+            "1", "4096", "2147483648", " ", " ", "\t", "\n", "\n", ":", "-", ",", ";", " kB", "(", ")", "btime ",
+            "ctxt ", "processes ", "MemTotal:", "pos:", "flags:", "mnt_id:", "ino:", "Rss:", "Pss:", "VmRSS:",
+            "VmFlags:", "00400000-00401000 r-xp 00000000 08:01 ", " sda ", "100 (job) S", "Uid:", "rchar: ", "max");
+
+    /** Lines of kernel-file tokens and edge numbers, so that every parser meets -2^63 and 2^64-1 in its fields. */
+    private static Gen<byte[]> edgeNumberBytes() {
+        return SourceDSL.lists().of(SourceDSL.integers().between(0, TOKENS.size() - 1)).ofSizeBetween(0, 120)
+                .map(list -> {
+                    StringBuilder sb = new StringBuilder();
+                    list.forEach(i -> sb.append(TOKENS.get(i)));
+                    return sb.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                });
+    }
+
     private static Gen<byte[]> bytes(Gen<Integer> each, int maxLength) {
         return SourceDSL.lists().of(each).ofSizeBetween(0, maxLength).map(list -> {
             byte[] out = new byte[list.size()];
@@ -100,6 +117,7 @@ class ParserContractTest {
         for (Map.Entry<String, Consumer<byte[]>> p : PARSERS.entrySet()) {
             qt().withExamples(400).forAll(anyBytes()).checkAssert(b -> holds(p.getKey(), p.getValue(), b));
             qt().withExamples(1500).forAll(kernelLikeBytes()).checkAssert(b -> holds(p.getKey(), p.getValue(), b));
+            qt().withExamples(1000).forAll(edgeNumberBytes()).checkAssert(b -> holds(p.getKey(), p.getValue(), b));
         }
     }
 

@@ -107,4 +107,50 @@ class ProcessEventsOomIT {
             }
         }
     }
+
+    private static long oomKillCount() throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/vmstat"))) {
+            if (line.startsWith("oom_kill ")) {
+                return Long.parseLong(line.substring("oom_kill ".length()).strip());
+            }
+        }
+        return -1;
+    }
+
+    @Test
+    void exitsBySigkillThatNoOomKillExplainsDoNotReadTheKernelLogEachTime() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "needs root for netlink and the kernel log");
+        long before = oomKillCount();
+        assumeTrue(before >= 0, "no oom_kill count in /proc/vmstat (Linux older than 4.13)");
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+        io.github.procscope.api.diagnose.KernelLog log = LinuxKernelLog.system();
+        io.github.procscope.api.diagnose.KernelLog counted = () -> {
+            reads.incrementAndGet();
+            return log.oomKills();
+        };
+        ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
+        java.util.List<Process> sleepers = new java.util.ArrayList<>();
+        try (Spawned spawned = new Spawned();
+             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system(), () -> counted).subscribe(c,
+                     Duration.ofMillis(50), EventSource.NETLINK)) {
+            for (int i = 0; i < 50; i++) {
+                sleepers.add(spawned.start("sleep", "60"));
+            }
+            for (Process p : sleepers) {
+                p.destroyForcibly();
+            }
+            for (Process p : sleepers) {
+                p.waitFor();
+                ProcessEvent exit = c.await(e -> e.type() == EventType.EXIT && e.pid() == p.pid(), "exit of " + p.pid());
+                assertEquals(9, exit.signal().orElseThrow());
+                assertEquals(Optional.empty(), exit.cause());
+            }
+        }
+        long oomKills = oomKillCount() - before;
+        // One look, and one more 200 ms later, per change of the count (other processes of this machine may be
+        // OOM-killed meanwhile), and the first: not two reads of the whole log for every SIGKILL.
+        System.out.printf("50 SIGKILL exits: %d reads of the kernel log, %d OOM kills on the machine meanwhile%n",
+                reads.get(), oomKills);
+        assertTrue(reads.get() <= 2 * (oomKills + 1), reads.get() + " reads for " + oomKills + " OOM kills");
+    }
 }

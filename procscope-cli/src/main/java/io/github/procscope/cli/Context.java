@@ -190,6 +190,32 @@ final class Context {
         }
     }
 
+    /**
+     * Says in one line that a process is a zombie, when it is: a zombie has exited and holds no memory and no open
+     * files until its parent reaps it, so an empty answer about it would mislead. Like a process that does not
+     * exist, this is exit status 1.
+     *
+     * @param command the subcommand, for the message
+     * @param pid     the process asked about, whose answer was empty
+     * @param what    what it lacks, for the message ("holds no open files")
+     * @return {@link ProcscopeCli#NOT_FOUND} after the line when it is a zombie, else {@code null} (the empty
+     *         answer stands, or the process is gone and the next read says so)
+     */
+    Integer zombie(String command, long pid, String what) {
+        io.github.procscope.api.ProcessInfo p;
+        try {
+            p = procfs().process(pid, java.util.Set.of());
+        } catch (io.github.procscope.api.NoSuchProcessException e) {
+            return null;
+        }
+        if (p.state() != io.github.procscope.api.ProcessState.ZOMBIE) {
+            return null;
+        }
+        err.println("procscope " + command + ": process " + pid + " (" + Table.printable(p.comm()) + ") is a zombie:"
+                + " it has exited and " + what + "; its parent " + p.ppid() + " has not reaped it yet");
+        return ProcscopeCli.NOT_FOUND;
+    }
+
     PrintStream out() {
         return out;
     }

@@ -25,9 +25,9 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** {@code procscope events}: process forks, execs and exits as they happen. */
+/** {@code procscope events}: process forks, execs, renames and exits as they happen. */
 @Command(name = "events", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Print process forks, execs and exits as they happen.",
+        description = {"Print process forks, execs, renames and exits as they happen.",
                 "From the kernel's process connector where this user may open it (root, or CAP_NET_ADMIN on the "
                         + "host), with exit codes, signals and core dumps, and OOM kills named from the kernel log "
                         + "or the memory cgroup's oom_kill counter; with --tree otherwise from a pidfd per process "
@@ -35,6 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
                         + "otherwise by comparing snapshots every --interval, which misses processes shorter than "
                         + "the interval and cannot know exit statuses. Standard error says which source is used, "
                         + "and why a better one is not.",
+                "The name shown is the process's own at that moment: a fork's is its parent's, an exec's the new "
+                        + "program's, a rename's (prctl PR_SET_NAME, a write to /proc/PID/comm; no exec) the new "
+                        + "one, an exit's the last it had.",
                 "With --json: one object per line with type, pid, ppid, comm, time, exitCode, signal, coreDumped, "
                         + "cause and source."},
         footer = {"", "Examples:", "  procscope events --tree 4121", "  procscope --json events --count 100"})
@@ -150,6 +153,7 @@ final class EventsCommand implements java.util.concurrent.Callable<Integer> {
         String what = switch (e.type()) {
             case FORK -> "fork  by " + (e.ppid().isPresent() ? Long.toString(e.ppid().getAsLong()) : "?");
             case EXEC -> "exec";
+            case RENAME -> "rename";
             case EXIT -> "exit  " + (e.exitCode().isPresent() ? "code " + e.exitCode().getAsInt()
                     : e.signal().isPresent() ? "signal " + e.signal().getAsInt() + (e.coreDumped() ? " (core dumped)" : "")
                     : "(status unknown)") + e.cause().map(c -> " " + c.name()).orElse("");

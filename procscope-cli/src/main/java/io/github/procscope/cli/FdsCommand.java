@@ -21,7 +21,9 @@ import java.util.concurrent.Callable;
                         + "(REG file, DIR, CHR or BLK device, FIFO pipe, SOCK, a_inode such as eventfd or epoll), "
                         + "size, offset, open flags (the table leaves out O_ and O_LARGEFILE) and target.",
                 "A file deleted while open is marked (deleted): its blocks stay allocated until the last "
-                        + "descriptor closes. Another user's process needs root."},
+                        + "descriptor closes. Another user's process needs root.",
+                "A zombie (exited, not yet reaped) holds no open files: it is named as one, exit status 1, as for "
+                        + "a process that does not exist."},
         footer = {"", "Examples:", "  procscope fds 4121", "  procscope --json fds 4121"})
 final class FdsCommand implements Callable<Integer> {
     @ParentCommand
@@ -34,6 +36,12 @@ final class FdsCommand implements Callable<Integer> {
     public Integer call() {
         Context ctx = root.context();
         List<OpenFd> fds = ctx.openFiles().fds(pid);
+        if (fds.isEmpty()) {
+            Integer zombie = ctx.zombie("fds", pid, "holds no open files");
+            if (zombie != null) {
+                return zombie;
+            }
+        }
         if (ctx.json()) {
             ArrayNode arr = Json.array();
             for (OpenFd fd : fds) {

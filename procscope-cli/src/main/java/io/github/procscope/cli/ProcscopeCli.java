@@ -176,6 +176,11 @@ public final class ProcscopeCli implements Callable<Integer> {
                 } catch (ProcfsUnavailableException e) {
                     err.println("procscope: " + message(e));
                     return USAGE;
+                } catch (RuntimeException e) {
+                    // The root's stat or uptime refused (a FIFO, a device, too large) or malformed: one line, and
+                    // the exit status of what it is, as when a subcommand meets it.
+                    err.println("procscope: " + message(e));
+                    return exitStatus(e);
                 }
             }
             return new CommandLine.RunLast().execute(parseResult);

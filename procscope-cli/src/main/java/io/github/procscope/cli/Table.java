@@ -39,14 +39,7 @@ final class Table {
 
     /** Adds a row; cells in column order. */
     Table row(Object... cells) {
-        if (cells.length != headers.size()) {
-            throw new IllegalArgumentException(cells.length + " cells for " + headers.size() + " columns");
-        }
-        String[] r = new String[cells.length];
-        for (int i = 0; i < cells.length; i++) {
-            r[i] = printable(String.valueOf(cells[i]));
-        }
-        rows.add(r);
+        rows.add(cells(cells));
         return this;
     }
 
@@ -70,6 +63,53 @@ final class Table {
         for (String[] r : rows) {
             printRow(out, r, w, width);
         }
+    }
+
+    /**
+     * Prints the table with {@code count} rows made on demand before the rows added with {@link #row}: each is
+     * made twice (once for the columns' widths, once to print it) and none is held, so a table of a hundred
+     * thousand rows costs no more memory than one. The lines are those {@link #print(PrintStream, int)} prints.
+     *
+     * @param out   where to print
+     * @param width the most characters a line may have
+     * @param count how many rows {@code row} makes
+     * @param row   the cells of row {@code i}, in column order
+     */
+    void print(PrintStream out, int width, int count, java.util.function.IntFunction<Object[]> row) {
+        int n = headers.size();
+        int[] w = new int[n];
+        for (int i = 0; i < n; i++) {
+            w[i] = Math.max(minWidths.get(i), headers.get(i).length());
+        }
+        for (int r = 0; r < count; r++) {
+            String[] cells = cells(row.apply(r));
+            for (int i = 0; i < n; i++) {
+                w[i] = Math.max(w[i], cells[i].length());
+            }
+        }
+        for (String[] r : rows) {
+            for (int i = 0; i < n; i++) {
+                w[i] = Math.max(w[i], r[i].length());
+            }
+        }
+        printRow(out, headers.toArray(new String[0]), w, width);
+        for (int r = 0; r < count; r++) {
+            printRow(out, cells(row.apply(r)), w, width);
+        }
+        for (String[] r : rows) {
+            printRow(out, r, w, width);
+        }
+    }
+
+    private String[] cells(Object[] cells) {
+        if (cells.length != headers.size()) {
+            throw new IllegalArgumentException(cells.length + " cells for " + headers.size() + " columns");
+        }
+        String[] r = new String[cells.length];
+        for (int i = 0; i < cells.length; i++) {
+            r[i] = printable(String.valueOf(cells[i]));
+        }
+        return r;
     }
 
     private void printRow(PrintStream out, String[] cells, int[] w, int width) {

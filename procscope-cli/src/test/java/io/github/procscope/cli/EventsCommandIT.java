@@ -84,4 +84,53 @@ class EventsCommandIT {
         forkAndExit(true);
     }
 
+    /** Runs {@code events} over a shell that renames itself once the subscription is up. */
+    private CliRun renameSeen(boolean json, boolean diff) throws Exception {
+        Process root = new ProcessBuilder("sh", "-c", "read x; printf stage-two > /proc/self/comm; read y").start();
+        try {
+            List<String> args = new ArrayList<>(List.of("events", "--tree", Long.toString(root.pid()), "--count", "1",
+                    "--interval", "50ms"));
+            if (json) {
+                args.add(0, "--json");
+            }
+            if (diff) {
+                args.add("--diff");
+            }
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+            CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> ProcscopeCli.run(
+                    new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                    new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8), false, 80,
+                    args.toArray(new String[0])));
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (!err.toString(java.nio.charset.StandardCharsets.UTF_8).contains("source")
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(20); // until the subscription is up
+            }
+            Thread.sleep(200); // and a snapshot taken, for --diff
+            root.getOutputStream().write('\n');
+            root.getOutputStream().flush();
+            int status = run.get(60, TimeUnit.SECONDS);
+            return new CliRun(status, out.toString(java.nio.charset.StandardCharsets.UTF_8),
+                    err.toString(java.nio.charset.StandardCharsets.UTF_8));
+        } finally {
+            root.destroyForcibly();
+            root.waitFor();
+        }
+    }
+
+    @Test
+    void aShellThatRenamesItselfIsPrintedAsARename() throws Exception {
+        for (boolean diff : new boolean[] {false, true}) {
+            CliRun json = renameSeen(true, diff);
+            assertEquals(0, json.status(), json.err());
+            JsonNode e = JSON.readTree(json.out());
+            assertEquals("RENAME", e.get("type").asText(), json.out());
+            assertEquals("stage-two", e.get("comm").asText(), json.out());
+            CliRun text = renameSeen(false, diff);
+            assertEquals(0, text.status(), text.err());
+            assertTrue(text.out().strip().matches("\\d\\d:\\d\\d:\\d\\d\\.\\d{3} +\\d+ stage-two +rename"), text.out());
+        }
+    }
+
 }

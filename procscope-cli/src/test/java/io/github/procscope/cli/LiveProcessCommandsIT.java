@@ -71,6 +71,38 @@ class LiveProcessCommandsIT {
     }
 
     @Test
+    void fdsAndMapsOfAZombieSayItIsOneInOneLineWithStatusOne() throws Exception {
+        // The shell's child exits at once; its parent becomes sleep, which never reaps it: a zombie.
+        Process parent = start("sleep", "sh", "-c", "sleep 0 & exec sleep 300");
+        long[] zombie = new long[1];
+        Spawned.await(TIMEOUT, "a zombie child", () -> {
+            for (String line : Commands.run("ps", "-o", "pid=,stat=", "--ppid", Long.toString(parent.pid())).split("\n")) {
+                String[] f = line.strip().split("\\s+");
+                if (f.length == 2 && f[1].startsWith("Z")) {
+                    zombie[0] = Long.parseLong(f[0]);
+                    return true;
+                }
+            }
+            return false;
+        });
+        String pid = Long.toString(zombie[0]);
+        for (String command : List.of("fds", "maps")) {
+            for (boolean json : new boolean[] {false, true}) {
+                CliRun r = json ? CliRun.of("--json", command, pid) : CliRun.of(command, pid);
+                assertEquals(ProcscopeCli.NOT_FOUND, r.status(), command + ": " + r.out() + r.err());
+                assertEquals("", r.out(), command);
+                assertEquals(1, r.err().lines().count(), r.err());
+                assertTrue(r.err().startsWith("procscope " + command + ": process " + pid + " (sleep) is a zombie: it"
+                        + " has exited and "), r.err());
+                assertTrue(r.err().contains("its parent " + parent.pid() + " has not reaped it yet"), r.err());
+            }
+        }
+        // Its parent, alive, is answered as before.
+        CliRun live = CliRun.of("fds", Long.toString(parent.pid()));
+        assertEquals(ProcscopeCli.OK, live.status(), live.err());
+    }
+
+    @Test
     void psAgreesWithPsAndFitsEightyColumns() {
         Process sleep = start("sleep", "sleep", "300");
         JsonNode p = json(CliRun.of("--json", "ps", "--pid", Long.toString(sleep.pid()))).get("processes").get(0);

@@ -17,8 +17,12 @@ import java.util.OptionalLong;
  *                   parent as last read otherwise; empty when not known
  * @param key        the process's identity (pid and start time); empty when the process ended before its start
  *                   time could be read (a very short process) and no earlier event gave it
- * @param comm       the command name, as read when the event was handled (for EXEC, the new program's); empty
- *                   when the process was gone by then and no earlier read gave it
+ * @param comm       the command name: for FORK the one the child got from its parent; for EXEC the new program's,
+ *                   read as the event arrives; for RENAME the new name; for EXIT the last name the process had,
+ *                   remembered from its FORK, EXEC and RENAME events or from the read of every process when the
+ *                   subscription started (the source forgets it at the exit). Empty only when no read could see
+ *                   it: a process that exec'd and was gone before its new name could be read (its old name is
+ *                   never given in place of the new one)
  * @param time       when the event was received (NETLINK) or noticed (SNAPSHOT_DIFF)
  * @param exitCode   for an EXIT by {@code exit()}: the exit code (0-255); empty for other events, for an exit by a
  *                   signal, and where the source cannot know ({@link #exitStatusKnown()})

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.concurrent.Flow;
 
 /**
- * Subscribes to the FORK, EXEC and EXIT of every process. The source is the kernel's process connector where
+ * Subscribes to the FORK, EXEC, RENAME and EXIT of every process. The source is the kernel's process connector where
  * the caller may use it (root, or {@code CAP_NET_ADMIN} in the initial namespaces), else snapshot diffing every
  * {@code interval}; {@link EventSubscription#source()} and {@link EventSubscription#fallbackReason()} say which
  * and why. A caller that watches one tree (a job) may also have {@link EventSource#PIDFD}

@@ -33,7 +33,8 @@ import java.util.OptionalLong;
  * @param device         the device of the file system holding the target ({@code st_dev}); empty when the
  *                       target could not be examined
  * @param inode          the target's inode number ({@code st_ino}, or the {@code ino:} line of {@code fdinfo});
- *                       empty when neither was available
+ *                       empty when neither was available. Unsigned 64-bit: one at or above 2^63 is a negative
+ *                       {@code long}, read with {@link Long#toUnsignedString(long)}
  * @param openedDevice   for a character or block device, the device itself ({@code st_rdev}, e.g. 195:0 for
  *                       {@code /dev/nvidia0}); empty for other kinds
  * @param positionBytes  the file offset ({@code pos:} in {@code fdinfo}): where the next read or write happens

@@ -19,7 +19,9 @@ import java.util.OptionalLong;
  * @param permissions  read, write, execute, shared/private
  * @param offsetBytes  for a file mapping, where in the file the region starts; 0 for anonymous memory
  * @param device       the device of the mapped file's file system ({@code 00:00} for anonymous memory)
- * @param inode        the mapped file's inode number; 0 for anonymous memory
+ * @param inode        the mapped file's inode number; 0 for anonymous memory. Inode numbers are unsigned 64-bit
+ *                     (some file systems use the top bits): one at or above 2^63 is a negative {@code long}, read
+ *                     with {@link Long#toUnsignedString(long)}
  * @param pathname     the path column as the kernel prints it, unescaped and without the
  *                     {@code " (deleted)"} mark: the file's path, or a kernel name such as {@code [heap]};
  *                     empty for unnamed anonymous memory. The kernel escapes only the newline in a path
@@ -72,7 +74,7 @@ public record MemoryRegion(
     @Override
     public String toString() {
         return Long.toHexString(startAddress) + "-" + Long.toHexString(endAddress) + " " + permissions + " "
-                + Long.toHexString(offsetBytes) + " " + device + " " + inode
+                + Long.toHexString(offsetBytes) + " " + device + " " + Long.toUnsignedString(inode)
                 + pathname.map(p -> " " + p).orElse("") + (deleted ? " (deleted)" : "");
     }
 }

@@ -58,6 +58,25 @@ public interface ProcessMemory {
     MemoryMaps smaps(long pid);
 
     /**
+     * Reads the regions of a process with each one's counters, as {@link #smaps(long)} does, handing each to
+     * {@code action} as it is read instead of keeping them: memory stays small however many regions the process
+     * has (the {@code smaps} of a process with 100,000 mappings is about 100 MB of text and its records tens of
+     * MB). The regions come in address order. Whether the process ran to the end of the read is known only after
+     * the last one: if it exited meanwhile, {@link NoSuchProcessException} is thrown after some regions were
+     * handed on, and those are void. A caller that must not act on a partial list keeps what it needs of each
+     * region and acts once this returns.
+     *
+     * @param pid    a process id
+     * @param action what to do with each region, which has {@link MemoryRegion#usage()} present
+     * @throws NoSuchProcessException       if it does not exist or exits while being read
+     * @throws ProcessAccessDeniedException if the kernel refuses to show them to this user
+     */
+    default void forEachRegion(long pid, java.util.function.Consumer<? super MemoryRegion> action) {
+        java.util.Objects.requireNonNull(action, "action");
+        smaps(pid).regions().forEach(action);
+    }
+
+    /**
      * Reads a process's totals: {@code /proc/PID/smaps_rollup} where the kernel has it (Linux 4.14+),
      * otherwise the regions of {@code /proc/PID/smaps} summed; VSZ from {@code /proc/PID/stat}.
      *
