@@ -487,11 +487,16 @@ final class LinuxJob implements Job {
         if (!fwd.isEmpty()) {
             ForwardedSignal first = fwd.get(0);
             String how = afterGrace
-                    ? "it did not end within the grace period of " + human(spec.grace()) + " and was killed with SIGKILL"
+                    ? "it did not end within the grace period of " + human(spec.grace())
+                            + ", so procscope sent SIGKILL to every process of the job"
                     : "it ended within the grace period of " + human(spec.grace());
+            String ending = afterGrace && status instanceof ExitStatus.Killed k && k.signal() == Signal.KILL
+                    ? "Killed by SIGKILL (9), the one procscope sent: SIGKILL cannot be caught, so nothing of the job"
+                            + " ran afterwards (no handler, no finally block, no shutdown hook)."
+                    : status.explain();
             return new JobEnding(status, JobEnding.Cause.PREEMPTED, "preempted: " + first.signal().fullName()
                     + " was forwarded to " + first.processes() + " process(es) of the job; " + how + ". "
-                    + status.explain(), Optional.empty());
+                    + ending, Optional.empty());
         }
         long counted = cgroup.map(c -> c.oomKills().orElse(0)).orElse(0L);
         if (status instanceof ExitStatus.Killed k && k.signal() == Signal.KILL || counted > 0) {

@@ -91,6 +91,10 @@ class LinuxJobSupervisorIT {
         assertEquals(JobEnding.Cause.PREEMPTED, r.exit().cause());
         assertEquals(Signal.KILL, ((ExitStatus.Killed) r.exit().status()).signal());
         assertTrue(r.exit().explanation().contains("did not end within the grace period"), r.exit().explanation());
+        // procscope sent the KILL itself: the explanation says so, and points at no one else.
+        assertTrue(r.exit().explanation().contains("the one procscope sent"), r.exit().explanation());
+        assertFalse(r.exit().explanation().contains("OOM"), r.exit().explanation());
+        assertFalse(r.exit().explanation().contains("If nobody sent it"), r.exit().explanation());
     }
 
     @Test
