@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -60,14 +61,22 @@ final class Detacher {
             throw new IllegalStateException("--detach needs the setsid program (util-linux) on PATH");
         }
         JobStore store = JobStore.open(run.stateDir, true);
-        Path dir = run.logDir.toAbsolutePath();
+        Path dir = run.logDir.toAbsolutePath().normalize();
         try {
-            Files.createDirectories(dir);
+            // rwxr-xr-x whatever the umask: 'logs' refuses a log in a directory that others may write to
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         } catch (IOException e) {
-            throw new IllegalArgumentException("--log " + run.logDir + ": cannot make the directory: " + e.getMessage(), e);
+            throw new IllegalArgumentException("--log " + run.logDir + ": cannot make the directory: "
+                    + IoErrors.reason(e), e);
         }
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--log " + run.logDir + " is not a directory");
+        }
+        try {
+            store.checkLogDirectory(dir);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--log " + run.logDir + ": cannot read the directory: "
+                    + IoErrors.reason(e), e);
         }
         ZonedDateTime now = ZonedDateTime.now();
         String id = null;
@@ -76,11 +85,13 @@ final class Detacher {
             String candidate = JobStore.stamp(now, attempt);
             Path file = dir.resolve(candidate + ".log");
             try {
-                Files.createFile(file); // never an existing file: a log of another run stays as it is
+                // never an existing file: a log of another run stays as it is; never writable by others
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
             } catch (FileAlreadyExistsException e) {
                 continue;
             } catch (IOException e) {
-                throw new IllegalArgumentException("--log " + run.logDir + ": cannot make " + file + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException("--log " + run.logDir + ": cannot make " + file + ": "
+                        + IoErrors.reason(e), e);
             }
             if (store.create(candidate, record(candidate, file, "starting"))) {
                 id = candidate;
@@ -109,7 +120,7 @@ final class Detacher {
     private int awaitStart(JobStore store, String id, Path log, Process supervisor) {
         long deadline = System.nanoTime() + START_WAIT.toNanos();
         while (true) {
-            ObjectNode rec = store.read(id).orElseThrow(() -> new IllegalStateException("the record of job " + id
+            ObjectNode rec = store.usable(id).orElseThrow(() -> new IllegalStateException("the record of job " + id
                     + " disappeared from " + store.dir()));
             String state = rec.path("state").asText();
             if (state.equals("running") || state.equals("ended")) {
@@ -131,7 +142,7 @@ final class Detacher {
                 ctx.err().println("procscope run: " + rec.path("error").asText("the job could not be started"));
                 return rec.path("shellStatus").asInt(127);
             }
-            if (!supervisor.isAlive() && store.read(id).map(r -> r.path("state").asText().equals("starting")).orElse(true)) {
+            if (!supervisor.isAlive() && store.usable(id).map(r -> r.path("state").asText().equals("starting")).orElse(true)) {
                 ctx.err().println("procscope run: the supervisor of job " + id + " ended (status "
                         + supervisor.exitValue() + ") before starting the job; see " + log);
                 return ProcscopeCli.NOT_FOUND;
@@ -212,7 +223,7 @@ final class Detacher {
     int supervise(JobSpec given) throws InterruptedException {
         JobStore store = JobStore.open(run.stateDir, false);
         String id = run.detachedAs;
-        ObjectNode rec = store.read(id).orElseThrow(() -> new IllegalArgumentException("no job record '"
+        ObjectNode rec = store.usable(id).orElseThrow(() -> new IllegalArgumentException("no job record '"
                 + Table.printable(id) + "' in " + store.dir()));
         List<Signal> fwd = new ArrayList<>(given.forwardedSignals());
         fwd.remove(Signal.HUP); // a detached job ignores hang-ups: passing one on would only start the grace period

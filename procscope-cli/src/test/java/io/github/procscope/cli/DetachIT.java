@@ -164,7 +164,9 @@ class DetachIT {
         Path state = tmp.resolve("state");
         JobStore store = JobStore.open(state, true);
         ProcessKey self = Procscope.system().processes().key(ProcessHandle.current().pid());
-        for (String id : List.of("live", "reused")) {
+        String live = "20260101-000000";
+        String reused = "20260101-000000-2";
+        for (String id : List.of(live, reused)) {
             ObjectNode rec = Json.object();
             rec.put("id", id);
             rec.put("state", "running");
@@ -174,15 +176,16 @@ class DetachIT {
             ObjectNode sup = rec.putObject("supervisor");
             sup.put("pid", self.pid());
             // Same pid, another start time: a recycled pid, not the supervisor.
-            sup.put("startTimeTicks", id.equals("live") ? self.startTimeTicks() : self.startTimeTicks() + 1);
+            sup.put("startTimeTicks", id.equals(live) ? self.startTimeTicks() : self.startTimeTicks() + 1);
             assertTrue(store.create(id, rec));
             assertFalse(store.create(id, rec), "a record is never replaced by a new one");
         }
-        assertEquals("running", job(state, "live").path("status").asText());
-        assertEquals("supervisor gone", job(state, "reused").path("status").asText());
+        assertEquals("running", job(state, live).path("status").asText());
+        assertEquals("supervisor died; job ended", job(state, reused).path("status").asText());
         CliRun table = CliRun.of("jobs", "--state-dir", state.toString());
         assertEquals(0, table.status(), table.err());
-        assertTrue(table.out().lines().anyMatch(l -> l.startsWith("reused") && l.contains("supervisor gone")),
+        assertEquals("", table.err());
+        assertTrue(table.out().lines().anyMatch(l -> l.startsWith(reused) && l.contains("supervisor died; job ended")),
                 table.out());
     }
 
@@ -215,15 +218,16 @@ class DetachIT {
     void logsOfAFifoIsRefused(@TempDir Path tmp) throws Exception {
         Path state = tmp.resolve("state");
         JobStore store = JobStore.open(state, true);
-        Path fifo = tmp.resolve("fifo.log");
+        String id = "20260101-000000";
+        Path fifo = tmp.resolve(id + ".log");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         ObjectNode rec = Json.object();
-        rec.put("id", "f");
+        rec.put("id", id);
         rec.put("state", "ended");
         rec.put("log", fifo.toString());
-        assertTrue(store.create("f", rec));
-        CliRun r = CliRun.of("logs", "--state-dir", state.toString(), "f");
+        assertTrue(store.create(id, rec));
+        CliRun r = CliRun.of("logs", "--state-dir", state.toString(), id);
         assertEquals(1, r.status(), r.err());
-        assertTrue(r.err().contains("is not a regular file"), r.err());
+        assertTrue(r.err().contains("not a regular file") && r.err().contains("is refused"), r.err());
     }
 }
