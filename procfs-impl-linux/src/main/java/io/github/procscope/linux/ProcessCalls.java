@@ -191,6 +191,29 @@ public interface ProcessCalls {
         public boolean notFound() {
             return errno == ENOENT;
         }
+
+        /** @return the error in words, as {@code strerror(3)} says it ("Permission denied"), with its number */
+        public String reason() {
+            String words;
+            switch (errno) {
+                case 1: words = "Operation not permitted"; break;
+                case 2: words = "No such file or directory"; break;
+                case 7: words = "Argument list too long"; break;
+                case 8: words = "Exec format error"; break;
+                case 11: words = "Resource temporarily unavailable"; break;
+                case 12: words = "Cannot allocate memory"; break;
+                case 13: words = "Permission denied"; break;
+                case 20: words = "Not a directory"; break;
+                case 21: words = "Is a directory"; break;
+                case 23: words = "Too many open files in system"; break;
+                case 24: words = "Too many open files"; break;
+                case 26: words = "Text file busy"; break;
+                case 36: words = "File name too long"; break;
+                case 40: words = "Too many levels of symbolic links"; break;
+                default: words = "error";
+            }
+            return words + " (errno " + errno + ")";
+        }
     }
 
     /**

@@ -52,9 +52,13 @@ final class Detacher {
             throw new IllegalArgumentException("--detach runs jobs on this machine: --procfs-root is not for it");
         }
         String program = run.command.get(0);
-        if (onPath(program, System.getenv("PATH")).isEmpty()) {
-            ctx.err().println("procscope run: cannot start " + program + ": not found on PATH (or not executable)");
-            return 127;
+        String problem = unrunnable(program, System.getenv("PATH"));
+        if (problem != null) {
+            ctx.err().println("procscope run: cannot start " + program + ": " + problem);
+            return problem.startsWith("not found") || problem.startsWith("No such") ? 127 : 126;
+        }
+        if (!run.forwardIgnored) {
+            noticeIgnored();
         }
         Optional<Path> setsid = onPath("setsid", System.getenv("PATH"));
         if (setsid.isEmpty()) {
@@ -115,6 +119,21 @@ final class Detacher {
             throw new IllegalStateException("cannot start the supervisor: " + e.getMessage(), e);
         }
         return awaitStart(store, id, log, supervisor);
+    }
+
+    /** Says which forwarded signals this process ignores (as the supervisor it starts will): they are not passed on. */
+    private void noticeIgnored() {
+        io.github.procscope.api.signals.SignalSet ignored;
+        try {
+            ignored = ctx.scope().signals().dispositions(ProcessHandle.current().pid()).ignored();
+        } catch (RuntimeException e) {
+            return; // unreadable: the supervisor still says it in the log
+        }
+        for (Signal s : run.forwardedSignals()) {
+            if (s != Signal.HUP && ignored.contains(s)) {
+                ctx.err().println(RunCommand.ignoredNotice(s));
+            }
+        }
     }
 
     private int awaitStart(JobStore store, String id, Path log, Process supervisor) {
@@ -210,6 +229,9 @@ final class Detacher {
         if (run.pss) {
             cmd.add("--pss");
         }
+        if (run.forwardIgnored) {
+            cmd.add("--forward-ignored");
+        }
         cmd.add("--");
         cmd.addAll(run.command);
         return cmd;
@@ -227,7 +249,10 @@ final class Detacher {
                 + Table.printable(id) + "' in " + store.dir()));
         List<Signal> fwd = new ArrayList<>(given.forwardedSignals());
         fwd.remove(Signal.HUP); // a detached job ignores hang-ups: passing one on would only start the grace period
-        JobSpec spec = given.withForwardedSignals(fwd).withHangupsIgnored(true).withLineBuffering(true);
+        // The job's output goes through a pipe that this supervisor copies into the log, so that what the log
+        // cannot take (a full disk) is counted instead of lost without a word.
+        JobSpec spec = given.withForwardedSignals(fwd).withHangupsIgnored(true).withLineBuffering(true)
+                .withOutput(Path.of(rec.path("log").asText()));
         ProcessKey self = ctx.procfs().key(ProcessHandle.current().pid());
         ObjectNode sup = rec.putObject("supervisor");
         sup.put("pid", self.pid());
@@ -250,6 +275,7 @@ final class Detacher {
                 ctx.err().println("procscope run: " + ProcscopeCli.message(e));
                 return e.shellStatus();
             }
+            RunCommand.notForwarded(ctx, job.notForwarded());
             ObjectNode j = rec.putObject("job");
             j.put("pid", job.leader().pid());
             j.put("startTimeTicks", job.leader().startTimeTicks());
@@ -293,6 +319,32 @@ final class Detacher {
         } catch (IOException e) {
             // an empty file of ours left behind
         }
+    }
+
+    /**
+     * @return why the program cannot be run, in a shell's words, or null if it can be: "not found on PATH" or "No
+     *         such file or directory" (127), "Permission denied", "Is a directory" (126)
+     */
+    static String unrunnable(String program, String path) {
+        if (program.indexOf('/') >= 0) {
+            Path p = Path.of(program);
+            if (!Files.exists(p)) {
+                return "No such file or directory";
+            }
+            if (Files.isDirectory(p)) {
+                return "Is a directory";
+            }
+            return Files.isExecutable(p) ? null : "Permission denied (not executable)";
+        }
+        boolean denied = false;
+        for (String dir : (path == null ? "/usr/local/bin:/usr/bin:/bin" : path).split(":", -1)) {
+            Path p = Path.of(dir.isEmpty() ? "." : dir).resolve(program);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return null;
+            }
+            denied |= Files.isRegularFile(p);
+        }
+        return denied ? "Permission denied (found on PATH, not executable)" : "not found on PATH";
     }
 
     /**

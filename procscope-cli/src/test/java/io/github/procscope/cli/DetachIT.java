@@ -230,4 +230,51 @@ class DetachIT {
         assertEquals(1, r.status(), r.err());
         assertTrue(r.err().contains("not a regular file") && r.err().contains("is refused"), r.err());
     }
+
+    /**
+     * A detached job on a log disk that fills up (a 64 KiB tmpfs): the job reads "exited 0", and {@code jobs} and
+     * {@code logs} say how much of its output the log is missing, and why.
+     */
+    @Test
+    void aLogOnAFullDiskSaysWhatItLost(@TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounts a tmpfs");
+        Path logs = Files.createDirectory(tmp.resolve("logs"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs",
+                logs.toString()).redirectErrorStream(true).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor(60, TimeUnit.SECONDS) && mount.exitValue() == 0,
+                "cannot mount a tmpfs here");
+        Path state = tmp.resolve("state");
+        try (Spawned spawned = new Spawned()) {
+            String line = "0123456789012345678901234567890123456789012345678901234567890ab"; // 63 + newline
+            CliRun r = CliRun.of("run", "--detach", "--log", logs.toString(), "--state-dir", state.toString(), "--",
+                    "sh", "-c", "i=0; while [ $i -lt 3000 ]; do echo " + line + "; i=$((i+1)); done");
+            assertEquals(0, r.status(), r.err());
+            Matcher m = STARTED.matcher(r.out());
+            assertTrue(m.find(), r.out());
+            String id = m.group(1);
+            spawned.adopt(job(state, id).path("supervisorPid").asLong());
+            Spawned.await(TIMEOUT, "the job's end", () -> {
+                try {
+                    return job(state, id).path("state").asText().equals("ended");
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            JsonNode j = job(state, id);
+            long lost = j.path("report").path("lostOutput").path("bytes").asLong();
+            assertTrue(lost >= 3000L * 64 - 64 * 1024, "the log cannot hold more than 64 KiB: lost " + lost);
+            assertEquals("exited 0; log lost " + lost + " bytes", j.path("status").asText(), j.toString());
+            assertTrue(j.path("report").path("lostOutput").path("reason").asText().contains("No space left on device"));
+            CliRun table = CliRun.of("jobs", "--state-dir", state.toString());
+            assertTrue(table.out().contains("exited 0; log lost " + lost + " bytes"), table.out());
+            CliRun logsRun = CliRun.of("logs", "--state-dir", state.toString(), id);
+            assertEquals(0, logsRun.status(), logsRun.err());
+            assertTrue(logsRun.out().startsWith(line + "\n"), logsRun.out());
+            assertEquals(1, logsRun.err().lines().count(), logsRun.err());
+            assertTrue(logsRun.err().startsWith("procscope logs: " + lost + " bytes of the job's output are not in this"
+                    + " log") && logsRun.err().contains("(No space left on device)"), logsRun.err());
+        } finally {
+            new ProcessBuilder("umount", logs.toString()).start().waitFor(60, TimeUnit.SECONDS);
+        }
+    }
 }
