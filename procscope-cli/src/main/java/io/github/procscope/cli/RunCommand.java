@@ -237,7 +237,7 @@ final class RunCommand implements Callable<Integer> {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the report as JSON: " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot write the report to " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot write the report to " + file + ": " + IoErrors.reason(e), e);
         }
     }
 

@@ -270,7 +270,11 @@ class RunCommandIT {
                 state.toString(), "--", "true");
         assertEquals(2, underAFile.status(), underAFile.err());
         assertTrue(underAFile.err().endsWith("cannot make the directory: Not a directory\n"), underAFile.err());
-        for (CliRun r : List.of(notExecutable, directory, missing, detached, underAFile)) {
+        CliRun report = CliRun.of("run", "--report", file.resolve("r.json").toString(), "--", "true");
+        assertEquals(2, report.status(), report.err());
+        assertEquals("procscope run: cannot write the report to " + file.resolve("r.json") + ": Not a directory\n",
+                report.err());
+        for (CliRun r : List.of(notExecutable, directory, missing, detached, underAFile, report)) {
             assertFalse(r.err().contains("errno"), r.err());
             assertEquals(1, r.err().lines().count(), r.err());
         }

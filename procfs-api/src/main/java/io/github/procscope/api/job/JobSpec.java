@@ -74,6 +74,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
         Objects.requireNonNull(sampleInterval, "sampleInterval");
         Objects.requireNonNull(forwardedSignals, "forwardedSignals");
         Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+        Objects.requireNonNull(output, "output");
         command = List.copyOf(command);
         if (command.isEmpty()) {
             throw new IllegalArgumentException("a job needs a command: the program to run and its arguments");
@@ -111,7 +112,6 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
                 || memoryLimitBytes.getAsLong() > MAX_MEMORY_LIMIT)) {
             throw new IllegalArgumentException("a memory limit is 1 MiB to 2^62 bytes, not " + memoryLimitBytes.getAsLong());
         }
-        Objects.requireNonNull(output, "output");
     }
 
     /**

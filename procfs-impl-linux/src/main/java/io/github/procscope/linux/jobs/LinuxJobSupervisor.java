@@ -175,7 +175,7 @@ public final class LinuxJobSupervisor implements JobSupervisor {
     static final String WRAPPER = String.join("\n",
             "[ -z \"$1\" ] || [ \"$PPID\" = \"$1\" ] || exit 125",
             "[ -z \"$2\" ] || echo $$ > \"$2\" || exit 125",
-            "[ -z \"$3\" ] || echo $$ > \"$3\" 2>/dev/null",
+            "[ -z \"$3\" ] || { echo $$ > \"$3\"; } 2>/dev/null",
             "[ \"$4\" != 1 ] || trap '' HUP",
             "shift 4",
             "exec \"$@\"");
