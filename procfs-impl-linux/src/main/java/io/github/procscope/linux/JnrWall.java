@@ -217,7 +217,7 @@ final class JnrWall implements NativeWall {
     }
 
     @Override
-    public long spawnp(byte[] file, byte[][] argv, byte[][] envp, int[] closeFds, short flags) {
+    public long spawnp(byte[] file, byte[][] argv, byte[][] envp, int outFd, int[] closeFds, short flags) {
         NativeWalls.checkPath(file);
         java.util.List<Pointer> strings = new java.util.ArrayList<>(); // kept reachable until the call returns
         Pointer argvZ = cStrings(argv, strings);
@@ -229,6 +229,14 @@ final class JnrWall implements NativeWall {
             return -r;
         }
         try {
+            if (outFd >= 0) {
+                for (int std = 1; std <= 2; std++) {
+                    r = libc.posix_spawn_file_actions_adddup2(actions, outFd, std);
+                    if (r != 0) {
+                        return -r;
+                    }
+                }
+            }
             for (int fd : closeFds) {
                 r = libc.posix_spawn_file_actions_addclose(actions, fd);
                 if (r != 0) {
@@ -254,6 +262,42 @@ final class JnrWall implements NativeWall {
             libc.posix_spawn_file_actions_destroy(actions);
             java.lang.ref.Reference.reachabilityFence(strings);
         }
+    }
+
+    @Override
+    public int pipe2(int[] fds, int flags) {
+        int[] two = new int[2];
+        if (libc.pipe2(two, flags) != 0) {
+            return errno();
+        }
+        fds[0] = two[0];
+        fds[1] = two[1];
+        return 0;
+    }
+
+    /**
+     * glibc's {@code struct sigaction} on 64-bit Linux (x86-64, arm64): the handler first (8 bytes), then the
+     * 128-byte mask, the flags and the restorer: 152 bytes, allocated with a margin.
+     */
+    private static final int SIGACTION_BYTES = 256;
+
+    @Override
+    public long sigaction(int signal, long disposition) {
+        if (disposition != -1 && disposition != SIG_DFL && disposition != SIG_IGN) {
+            throw new IllegalArgumentException("sigaction sets SIG_DFL or SIG_IGN only, not " + disposition);
+        }
+        Pointer old = Memory.allocateDirect(runtime, SIGACTION_BYTES);
+        old.setMemory(0, SIGACTION_BYTES, (byte) 0);
+        Pointer act = null;
+        if (disposition != -1) {
+            act = Memory.allocateDirect(runtime, SIGACTION_BYTES);
+            act.setMemory(0, SIGACTION_BYTES, (byte) 0);
+            act.putLong(0, disposition);
+        }
+        if (libc.sigaction(signal, act, old) != 0) {
+            return errno();
+        }
+        return old.getLong(0);
     }
 
     /** @return a {@code NULL}-ended array of C strings in native memory, each string added to {@code keep} */

@@ -62,6 +62,11 @@ interface NativeWall {
     /** glibc's {@code POSIX_SPAWN_SETSID} (glibc 2.26+): the child calls {@code setsid()} before it execs. */
     short POSIX_SPAWN_SETSID = 0x80;
 
+    /** {@code SIG_DFL}: a signal's default action. */
+    long SIG_DFL = 0;
+    /** {@code SIG_IGN}: a signal ignored. */
+    long SIG_IGN = 1;
+
     /** @return {@code "ffm"} or {@code "jnr"} */
     String name();
 
@@ -187,7 +192,40 @@ interface NativeWall {
      * @return the child's pid (&gt; 0), or minus the error number ({@code -ENOENT}: no such program;
      *         {@code -EBADF}: a descriptor out of range)
      */
-    long spawnp(byte[] file, byte[][] argv, byte[][] envp, int[] closeFds, short flags);
+    default long spawnp(byte[] file, byte[][] argv, byte[][] envp, int[] closeFds, short flags) {
+        return spawnp(file, argv, envp, -1, closeFds, flags);
+    }
+
+    /**
+     * {@link #spawnp(byte[], byte[][], byte[][], int[], short)} with the child's standard output and error on
+     * {@code outFd}: the file actions begin with {@code posix_spawn_file_actions_adddup2(outFd, 1)} and
+     * {@code (outFd, 2)}, before the closes (so {@code outFd} itself may be among them).
+     *
+     * @param outFd the descriptor the child's standard output and error go to, or -1 to leave them as they are
+     * @return the child's pid (&gt; 0), or minus the error number
+     */
+    long spawnp(byte[] file, byte[][] argv, byte[][] envp, int outFd, int[] closeFds, short flags);
+
+    /**
+     * {@code pipe2(fds, flags)}.
+     *
+     * @param fds   receives the read end ({@code fds[0]}) and the write end ({@code fds[1]})
+     * @param flags {@link #O_CLOEXEC}, {@link #O_NONBLOCK}, or 0
+     * @return 0, or minus the errno
+     */
+    int pipe2(int[] fds, int flags);
+
+    /**
+     * {@code sigaction(signal, act, &old)} for the two dispositions that hold no code: with
+     * {@code disposition} {@link #SIG_DFL} or {@link #SIG_IGN}, sets it (empty mask, no flags); with -1, only
+     * reads. Never installs a handler's address: callers read first, and change only a disposition that
+     * holds no handler (the JVM's own handlers are never replaced from here).
+     *
+     * @return the disposition before the call: {@link #SIG_DFL}, {@link #SIG_IGN}, or a handler's address (a
+     *         positive number); or minus the errno ({@code -EINVAL} for KILL, STOP or a number out of range)
+     * @throws IllegalArgumentException for another {@code disposition}
+     */
+    long sigaction(int signal, long disposition);
 
     /**
      * {@code statvfs(path, &buf)}, its eleven fields in order ({@code f_bsize, f_frsize, f_blocks, f_bfree,

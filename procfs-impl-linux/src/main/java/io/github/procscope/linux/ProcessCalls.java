@@ -144,7 +144,43 @@ public interface ProcessCalls {
      * @param env  its whole environment
      * @return the pid, or the error number ({@code ENOENT}: not found)
      */
-    Spawned spawnInNewSession(List<String> argv, Map<String, String> env);
+    default Spawned spawnInNewSession(List<String> argv, Map<String, String> env) {
+        return spawnInNewSession(argv, env, -1);
+    }
+
+    /**
+     * {@link #spawnInNewSession(List, Map)}, with the child's standard output and error on a descriptor of this
+     * JVM (the write end of a {@link #pipe(int[])}, say), which the child gets as its 1 and 2 and nothing else.
+     *
+     * @param outFd the descriptor, or -1 for this JVM's standard output and error
+     */
+    Spawned spawnInNewSession(List<String> argv, Map<String, String> env, int outFd);
+
+    /**
+     * {@code pipe2(fds, O_CLOEXEC)}: no program this JVM starts inherits either end unless it is handed over.
+     *
+     * @param fds receives the read end ({@code fds[0]}) and the write end ({@code fds[1]})
+     * @return 0, or the errno
+     */
+    int pipe(int[] fds);
+
+    /**
+     * Makes a signal that this JVM ignores (as inherited from its parent: {@code trap '' TERM}, {@code nohup})
+     * take its default action again, so that the JVM will install a handler for it when asked; a signal with a
+     * handler or its default action is left as it is. Between this and the handler's installation the signal's
+     * default action applies (for TERM: the JVM ends).
+     *
+     * @return whether it was ignored and now is not
+     */
+    boolean stopIgnoring(Signal signal);
+
+    /**
+     * Ignores a signal again, if it takes its default action now (no handler installed): the way back from
+     * {@link #stopIgnoring(Signal)} once its handler is gone.
+     *
+     * @return whether it is ignored now
+     */
+    boolean ignoreIfDefault(Signal signal);
 
     /** What {@link #spawnInNewSession} gave: a pid, or an error number. */
     record Spawned(long pid, int errno) {
@@ -154,6 +190,29 @@ public interface ProcessCalls {
         /** @return whether the program was not found */
         public boolean notFound() {
             return errno == ENOENT;
+        }
+
+        /** @return the error in words, as {@code strerror(3)} says it ("Permission denied"), with its number */
+        public String reason() {
+            String words;
+            switch (errno) {
+                case 1: words = "Operation not permitted"; break;
+                case 2: words = "No such file or directory"; break;
+                case 7: words = "Argument list too long"; break;
+                case 8: words = "Exec format error"; break;
+                case 11: words = "Resource temporarily unavailable"; break;
+                case 12: words = "Cannot allocate memory"; break;
+                case 13: words = "Permission denied"; break;
+                case 20: words = "Not a directory"; break;
+                case 21: words = "Is a directory"; break;
+                case 23: words = "Too many open files in system"; break;
+                case 24: words = "Too many open files"; break;
+                case 26: words = "Text file busy"; break;
+                case 36: words = "File name too long"; break;
+                case 40: words = "Too many levels of symbolic links"; break;
+                default: words = "error";
+            }
+            return words + " (errno " + errno + ")";
         }
     }
 

@@ -213,7 +213,7 @@ final class WallProcessCalls implements ProcessCalls {
     }
 
     @Override
-    public Spawned spawnInNewSession(List<String> argv, Map<String, String> env) {
+    public Spawned spawnInNewSession(List<String> argv, Map<String, String> env, int outFd) {
         if (argv.isEmpty()) {
             throw new IllegalArgumentException("nothing to spawn: an empty command");
         }
@@ -226,8 +226,31 @@ final class WallProcessCalls implements ProcessCalls {
         for (Map.Entry<String, String> e : env.entrySet()) {
             envp[i++] = cString("an environment variable", e.getKey() + "=" + e.getValue());
         }
-        long pid = wall.spawnp(args[0], args, envp, ProcessCalls.descriptorsToClose(), NativeWall.POSIX_SPAWN_SETSID);
+        long pid = wall.spawnp(args[0], args, envp, outFd, ProcessCalls.descriptorsToClose(),
+                NativeWall.POSIX_SPAWN_SETSID);
         return pid > 0 ? new Spawned(pid, 0) : new Spawned(-1, (int) Math.max(1, -pid));
+    }
+
+    @Override
+    public int pipe(int[] fds) {
+        return -wall.pipe2(fds, NativeWall.O_CLOEXEC);
+    }
+
+    @Override
+    public boolean stopIgnoring(Signal signal) {
+        if (wall.sigaction(signal.number(), -1) != NativeWall.SIG_IGN) {
+            return false;
+        }
+        return wall.sigaction(signal.number(), NativeWall.SIG_DFL) == NativeWall.SIG_IGN;
+    }
+
+    @Override
+    public boolean ignoreIfDefault(Signal signal) {
+        long now = wall.sigaction(signal.number(), -1);
+        if (now == NativeWall.SIG_IGN) {
+            return true;
+        }
+        return now == NativeWall.SIG_DFL && wall.sigaction(signal.number(), NativeWall.SIG_IGN) == NativeWall.SIG_DFL;
     }
 
     /** @return {@code s} in UTF-8 with a terminating NUL; refuses a NUL inside, naming what it was */

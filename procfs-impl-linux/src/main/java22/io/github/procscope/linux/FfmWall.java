@@ -185,7 +185,17 @@ final class FfmWall implements NativeWall {
                 Base.CAPTURE, Linker.Option.firstVariadicArg(1));
         static final MethodHandle STATVFS = Base.handle("statvfs",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS), Base.CAPTURE);
+        static final MethodHandle PIPE2 = Base.handle("pipe2",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT), Base.CAPTURE);
+        static final MethodHandle SIGACTION = Base.handle("sigaction",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS), Base.CAPTURE);
     }
+
+    /**
+     * glibc's {@code struct sigaction} on 64-bit Linux (x86-64, arm64): the handler first (8 bytes), then the
+     * 128-byte mask, the flags and the restorer: 152 bytes, allocated with a margin.
+     */
+    private static final long SIGACTION_BYTES = 256;
 
     /**
      * Spawning (the job supervisor's): {@code posix_spawnp} and the calls that build and destroy its file
@@ -196,6 +206,8 @@ final class FfmWall implements NativeWall {
                 FunctionDescriptor.of(JAVA_INT, ADDRESS));
         static final MethodHandle ACTIONS_ADDCLOSE = Base.handle("posix_spawn_file_actions_addclose",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT));
+        static final MethodHandle ACTIONS_ADDDUP2 = Base.handle("posix_spawn_file_actions_adddup2",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT));
         static final MethodHandle ACTIONS_DESTROY = Base.handle("posix_spawn_file_actions_destroy",
                 FunctionDescriptor.of(JAVA_INT, ADDRESS));
         static final MethodHandle ATTR_INIT = Base.handle("posix_spawnattr_init",
@@ -506,7 +518,7 @@ final class FfmWall implements NativeWall {
     }
 
     @Override
-    public long spawnp(byte[] file, byte[][] argv, byte[][] envp, int[] closeFds, short flags) {
+    public long spawnp(byte[] file, byte[][] argv, byte[][] envp, int outFd, int[] closeFds, short flags) {
         try (Arena call = Arena.ofConfined()) {
             MemorySegment fileZ = cString(call, file);
             MemorySegment argvZ = cStrings(call, argv);
@@ -519,6 +531,14 @@ final class FfmWall implements NativeWall {
                 return -r;
             }
             try {
+                if (outFd >= 0) {
+                    for (int std = 1; std <= 2; std++) {
+                        r = (int) Spawn.ACTIONS_ADDDUP2.invokeExact(actions, outFd, std);
+                        if (r != 0) {
+                            return -r;
+                        }
+                    }
+                }
                 for (int fd : closeFds) {
                     r = (int) Spawn.ACTIONS_ADDCLOSE.invokeExact(actions, fd);
                     if (r != 0) {
@@ -542,6 +562,43 @@ final class FfmWall implements NativeWall {
             } finally {
                 int ignored = (int) Spawn.ACTIONS_DESTROY.invokeExact(actions);
             }
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public int pipe2(int[] fds, int flags) {
+        Buffers b = buffers.get();
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment two = call.allocate(JAVA_INT, 2);
+            int r = (int) Misc.PIPE2.invokeExact(b.state, two, flags);
+            if (r != 0) {
+                return b.errno();
+            }
+            fds[0] = two.get(JAVA_INT, 0);
+            fds[1] = two.get(JAVA_INT, 4);
+            return 0;
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    @Override
+    public long sigaction(int signal, long disposition) {
+        if (disposition != -1 && disposition != SIG_DFL && disposition != SIG_IGN) {
+            throw new IllegalArgumentException("sigaction sets SIG_DFL or SIG_IGN only, not " + disposition);
+        }
+        Buffers b = buffers.get();
+        try (Arena call = Arena.ofConfined()) {
+            MemorySegment old = call.allocate(SIGACTION_BYTES, 8);
+            MemorySegment act = MemorySegment.NULL;
+            if (disposition != -1) {
+                act = call.allocate(SIGACTION_BYTES, 8);
+                act.set(JAVA_LONG, 0, disposition);
+            }
+            int r = (int) Misc.SIGACTION.invokeExact(b.state, signal, act, old);
+            return r != 0 ? b.errno() : old.get(JAVA_LONG, 0);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -658,8 +715,9 @@ final class FfmWall implements NativeWall {
 
     /** The libc symbols this wall binds. */
     private static final List<String> SYMBOLS = List.of("getpid", "getpgrp", "kill", "syscall", "openat", "read",
-            "close", "statx", "poll", "waitid", "ioctl", "prctl", "statvfs", "socket", "setsockopt", "bind",
-            "send", "recv", "posix_spawnp", "posix_spawn_file_actions_init", "posix_spawn_file_actions_addclose",
+            "close", "statx", "poll", "waitid", "ioctl", "prctl", "statvfs", "pipe2", "sigaction", "socket",
+            "setsockopt", "bind", "send", "recv", "posix_spawnp", "posix_spawn_file_actions_init",
+            "posix_spawn_file_actions_addclose", "posix_spawn_file_actions_adddup2",
             "posix_spawn_file_actions_destroy", "posix_spawnattr_init", "posix_spawnattr_setflags",
             "posix_spawnattr_destroy");
 

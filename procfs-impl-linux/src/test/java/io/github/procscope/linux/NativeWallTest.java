@@ -326,6 +326,74 @@ class NativeWallTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"ffm", "jnr"})
+    void pipe2AndAChildWritingIntoIt(String name) throws IOException {
+        NativeWall w = wall(name);
+        int[] fds = new int[2];
+        assertEquals(0, w.pipe2(fds, NativeWall.O_CLOEXEC));
+        try {
+            byte[][] argv = {NativeWall.path("sh"), NativeWall.path("-c"), NativeWall.path("echo one; echo two >&2")};
+            byte[][] envp = {NativeWall.path("PATH=/usr/bin:/bin")};
+            long pid = w.spawnp(argv[0], argv, envp, fds[1], new int[] {fds[0], fds[1]}, (short) 0);
+            assertTrue(pid > 0, "posix_spawnp: " + pid);
+            assertEquals(0, w.close(fds[1]));
+            fds[1] = -1;
+            byte[] buf = new byte[64];
+            StringBuilder got = new StringBuilder();
+            for (long n; (n = w.read(fds[0], buf, 0, buf.length)) > 0; ) {
+                got.append(new String(buf, 0, (int) n, StandardCharsets.UTF_8));
+            }
+            assertEquals("one\ntwo\n", got.toString(), "both streams, then the end of the pipe");
+            ChildState cs = new ChildState();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (w.waitid(NativeWall.P_PID, pid, NativeWall.WEXITED | NativeWall.WNOHANG, cs) == 0 && cs.pid == 0) {
+                assertTrue(System.nanoTime() < deadline, "child " + pid + " did not end");
+                Thread.onSpinWait();
+            }
+            assertEquals(0, cs.status);
+        } finally {
+            w.close(fds[0]);
+            if (fds[1] >= 0) {
+                w.close(fds[1]);
+            }
+        }
+        assertEquals(-EBADF, w.spawnp(NativeWall.path("true"), new byte[][] {NativeWall.path("true")},
+                new byte[0][], 1_000_000, new int[0], (short) 0), "a dup2 action on a descriptor out of range");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
+    void sigactionReadsAndSetsOnlyTheDispositionsWithoutCode(String name) throws IOException {
+        NativeWall w = wall(name);
+        int winch = 28;
+        long before = w.sigaction(winch, -1);
+        assertTrue(before == NativeWall.SIG_DFL || before == NativeWall.SIG_IGN, "nobody handles WINCH here: " + before);
+        try {
+            assertEquals(before, w.sigaction(winch, NativeWall.SIG_IGN));
+            assertEquals(NativeWall.SIG_IGN, w.sigaction(winch, -1));
+            assertTrue(sigIgn().testBit(winch - 1));
+            assertEquals(NativeWall.SIG_IGN, w.sigaction(winch, NativeWall.SIG_DFL));
+            assertEquals(NativeWall.SIG_DFL, w.sigaction(winch, -1));
+            assertTrue(!sigIgn().testBit(winch - 1));
+        } finally {
+            w.sigaction(winch, before);
+        }
+        assertTrue(w.sigaction(3, -1) > NativeWall.SIG_IGN, "QUIT: the JVM's handler, an address");
+        assertEquals(-EINVAL, w.sigaction(SIGKILL, NativeWall.SIG_IGN), "KILL cannot be ignored");
+        assertEquals(-EINVAL, w.sigaction(0, -1));
+        assertThrows(IllegalArgumentException.class, () -> w.sigaction(winch, 0x1234));
+    }
+
+    private static java.math.BigInteger sigIgn() throws IOException {
+        for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (l.startsWith("SigIgn:")) {
+                return new java.math.BigInteger(l.substring(7).strip(), 16);
+            }
+        }
+        throw new AssertionError("no SigIgn");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr"})
     void statvfsAgreesWithTheJdk(String name, @TempDir Path tmp) throws IOException {
         NativeWall w = wall(name);
         long[] v = new long[11];

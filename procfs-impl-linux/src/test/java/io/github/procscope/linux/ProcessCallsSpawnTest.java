@@ -143,6 +143,93 @@ class ProcessCallsSpawnTest {
         }
     }
 
+    /**
+     * A child whose standard output and error are the write end of a pipe: both streams arrive through it, in
+     * order, and the pipe ends (end of file) when the child has ended, since neither this JVM nor any other
+     * child holds the write end: it is close-on-exec, and this JVM closes its own copy after the spawn.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    void aChildsOutputAndErrorGoThroughAPipe(String name) throws Exception {
+        ProcessCalls calls = calls(name);
+        int[] fds = new int[2];
+        assertEquals(0, calls.pipe(fds));
+        assertTrue(fds[0] > 2 && fds[1] > 2 && fds[0] != fds[1], Arrays.toString(fds));
+        assertEquals(NativeWall.O_CLOEXEC, fdFlags(fds[0]) & NativeWall.O_CLOEXEC);
+        assertEquals(NativeWall.O_CLOEXEC, fdFlags(fds[1]) & NativeWall.O_CLOEXEC);
+        // The read end, opened again through /proc as a stream of this JVM's; the native one is closed.
+        java.io.FileInputStream in = new java.io.FileInputStream("/proc/self/fd/" + fds[0]);
+        NativeWall w = NativeWalls.load(NativeWalls.JNR);
+        assertEquals(0, w.close(fds[0]));
+        long pid;
+        try {
+            ProcessCalls.Spawned s = calls.spawnInNewSession(List.of("sh", "-c",
+                    "echo out-1; echo err-2 >&2; ls /proc/$$/fd; echo out-3"), System.getenv(), fds[1]);
+            assertTrue(s.pid() > 0, s.toString());
+            pid = s.pid();
+            unreaped.put(pid, calls);
+        } finally {
+            assertEquals(0, w.close(fds[1]));
+        }
+        String all;
+        try (in) {
+            // read(), not readAllBytes(): JDK 17's FileInputStream asks a pipe for its length and gets ESPIPE
+            java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+            byte[] buf = new byte[256];
+            for (int n; (n = in.read(buf)) > 0; ) {
+                got.write(buf, 0, n);
+            }
+            all = got.toString(StandardCharsets.UTF_8);
+        }
+        List<String> lines = all.lines().toList();
+        assertEquals(List.of("out-1", "err-2", "0", "1", "2"), lines.subList(0, 5), all);
+        assertEquals("out-3", lines.get(lines.size() - 1), all);
+        assertTrue(lines.size() <= 8, "0, 1, 2, and the descriptor ls reads the directory with: " + all);
+        assertEquals(ExitStatus.exited(0), awaitReaped(calls, pid));
+    }
+
+    /**
+     * A signal this JVM ignores takes its default action again, and is ignored again; a signal with a handler
+     * (QUIT: the JVM's thread dumps) is never touched by either call.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    void anIgnoredSignalIsUnignoredAndIgnoredAgainAndAHandlerIsNeverTouched(String name) throws Exception {
+        ProcessCalls calls = calls(name);
+        Signal s = Signal.WINCH; // nobody here handles it
+        long bit = 1L << (s.number() - 1);
+        boolean ignoredBefore = (mask("SigIgn") & bit) != 0;
+        try {
+            assertTrue(calls.ignoreIfDefault(s));
+            assertTrue((mask("SigIgn") & bit) != 0, "ignored");
+            assertTrue(calls.ignoreIfDefault(s), "already ignored: still ignored");
+            assertTrue(calls.stopIgnoring(s));
+            assertEquals(0, mask("SigIgn") & bit, "default again");
+            assertFalse(calls.stopIgnoring(s), "not ignored: nothing to do");
+            assertEquals(0, mask("SigIgn") & bit);
+        } finally {
+            if (ignoredBefore) {
+                calls.ignoreIfDefault(s);
+            }
+        }
+        long quit = 1L << (Signal.QUIT.number() - 1);
+        if ((mask("SigCgt") & quit) != 0) {
+            assertFalse(calls.stopIgnoring(Signal.QUIT));
+            assertFalse(calls.ignoreIfDefault(Signal.QUIT));
+            assertTrue((mask("SigCgt") & quit) != 0, "the JVM's handler stays");
+            assertEquals(0, mask("SigIgn") & quit);
+        }
+    }
+
+    private static long mask(String field) throws IOException {
+        for (String l : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (l.startsWith(field + ":")) {
+                return Long.parseUnsignedLong(l.substring(field.length() + 1).strip(), 16);
+            }
+        }
+        throw new AssertionError("no " + field + " in /proc/self/status");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
     void reapsTheExactExitCode(String name) {

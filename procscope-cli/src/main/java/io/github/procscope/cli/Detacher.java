@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -51,23 +52,35 @@ final class Detacher {
             throw new IllegalArgumentException("--detach runs jobs on this machine: --procfs-root is not for it");
         }
         String program = run.command.get(0);
-        if (onPath(program, System.getenv("PATH")).isEmpty()) {
-            ctx.err().println("procscope run: cannot start " + program + ": not found on PATH (or not executable)");
-            return 127;
+        String problem = unrunnable(program, System.getenv("PATH"));
+        if (problem != null) {
+            ctx.err().println("procscope run: cannot start " + program + ": " + problem);
+            return problem.startsWith("not found") || problem.startsWith("No such") ? 127 : 126;
+        }
+        if (!run.forwardIgnored) {
+            noticeIgnored();
         }
         Optional<Path> setsid = onPath("setsid", System.getenv("PATH"));
         if (setsid.isEmpty()) {
             throw new IllegalStateException("--detach needs the setsid program (util-linux) on PATH");
         }
         JobStore store = JobStore.open(run.stateDir, true);
-        Path dir = run.logDir.toAbsolutePath();
+        Path dir = run.logDir.toAbsolutePath().normalize();
         try {
-            Files.createDirectories(dir);
+            // rwxr-xr-x whatever the umask: 'logs' refuses a log in a directory that others may write to
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         } catch (IOException e) {
-            throw new IllegalArgumentException("--log " + run.logDir + ": cannot make the directory: " + e.getMessage(), e);
+            throw new IllegalArgumentException("--log " + run.logDir + ": cannot make the directory: "
+                    + IoErrors.reason(e), e);
         }
         if (!Files.isDirectory(dir)) {
             throw new IllegalArgumentException("--log " + run.logDir + " is not a directory");
+        }
+        try {
+            store.checkLogDirectory(dir);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--log " + run.logDir + ": cannot read the directory: "
+                    + IoErrors.reason(e), e);
         }
         ZonedDateTime now = ZonedDateTime.now();
         String id = null;
@@ -76,11 +89,13 @@ final class Detacher {
             String candidate = JobStore.stamp(now, attempt);
             Path file = dir.resolve(candidate + ".log");
             try {
-                Files.createFile(file); // never an existing file: a log of another run stays as it is
+                // never an existing file: a log of another run stays as it is; never writable by others
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-r--r--")));
             } catch (FileAlreadyExistsException e) {
                 continue;
             } catch (IOException e) {
-                throw new IllegalArgumentException("--log " + run.logDir + ": cannot make " + file + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException("--log " + run.logDir + ": cannot make " + file + ": "
+                        + IoErrors.reason(e), e);
             }
             if (store.create(candidate, record(candidate, file, "starting"))) {
                 id = candidate;
@@ -106,10 +121,25 @@ final class Detacher {
         return awaitStart(store, id, log, supervisor);
     }
 
+    /** Says which forwarded signals this process ignores (as the supervisor it starts will): they are not passed on. */
+    private void noticeIgnored() {
+        io.github.procscope.api.signals.SignalSet ignored;
+        try {
+            ignored = ctx.scope().signals().dispositions(ProcessHandle.current().pid()).ignored();
+        } catch (RuntimeException e) {
+            return; // unreadable: the supervisor still says it in the log
+        }
+        for (Signal s : run.forwardedSignals()) {
+            if (s != Signal.HUP && ignored.contains(s)) {
+                ctx.err().println(RunCommand.ignoredNotice(s));
+            }
+        }
+    }
+
     private int awaitStart(JobStore store, String id, Path log, Process supervisor) {
         long deadline = System.nanoTime() + START_WAIT.toNanos();
         while (true) {
-            ObjectNode rec = store.read(id).orElseThrow(() -> new IllegalStateException("the record of job " + id
+            ObjectNode rec = store.usable(id).orElseThrow(() -> new IllegalStateException("the record of job " + id
                     + " disappeared from " + store.dir()));
             String state = rec.path("state").asText();
             if (state.equals("running") || state.equals("ended")) {
@@ -131,7 +161,7 @@ final class Detacher {
                 ctx.err().println("procscope run: " + rec.path("error").asText("the job could not be started"));
                 return rec.path("shellStatus").asInt(127);
             }
-            if (!supervisor.isAlive() && store.read(id).map(r -> r.path("state").asText().equals("starting")).orElse(true)) {
+            if (!supervisor.isAlive() && store.usable(id).map(r -> r.path("state").asText().equals("starting")).orElse(true)) {
                 ctx.err().println("procscope run: the supervisor of job " + id + " ended (status "
                         + supervisor.exitValue() + ") before starting the job; see " + log);
                 return ProcscopeCli.NOT_FOUND;
@@ -199,6 +229,9 @@ final class Detacher {
         if (run.pss) {
             cmd.add("--pss");
         }
+        if (run.forwardIgnored) {
+            cmd.add("--forward-ignored");
+        }
         cmd.add("--");
         cmd.addAll(run.command);
         return cmd;
@@ -212,11 +245,14 @@ final class Detacher {
     int supervise(JobSpec given) throws InterruptedException {
         JobStore store = JobStore.open(run.stateDir, false);
         String id = run.detachedAs;
-        ObjectNode rec = store.read(id).orElseThrow(() -> new IllegalArgumentException("no job record '"
+        ObjectNode rec = store.usable(id).orElseThrow(() -> new IllegalArgumentException("no job record '"
                 + Table.printable(id) + "' in " + store.dir()));
         List<Signal> fwd = new ArrayList<>(given.forwardedSignals());
         fwd.remove(Signal.HUP); // a detached job ignores hang-ups: passing one on would only start the grace period
-        JobSpec spec = given.withForwardedSignals(fwd).withHangupsIgnored(true).withLineBuffering(true);
+        // The job's output goes through a pipe that this supervisor copies into the log, so that what the log
+        // cannot take (a full disk) is counted instead of lost without a word.
+        JobSpec spec = given.withForwardedSignals(fwd).withHangupsIgnored(true).withLineBuffering(true)
+                .withOutput(Path.of(rec.path("log").asText()));
         ProcessKey self = ctx.procfs().key(ProcessHandle.current().pid());
         ObjectNode sup = rec.putObject("supervisor");
         sup.put("pid", self.pid());
@@ -239,6 +275,7 @@ final class Detacher {
                 ctx.err().println("procscope run: " + ProcscopeCli.message(e));
                 return e.shellStatus();
             }
+            RunCommand.notForwarded(ctx, job.notForwarded());
             ObjectNode j = rec.putObject("job");
             j.put("pid", job.leader().pid());
             j.put("startTimeTicks", job.leader().startTimeTicks());
@@ -282,6 +319,32 @@ final class Detacher {
         } catch (IOException e) {
             // an empty file of ours left behind
         }
+    }
+
+    /**
+     * @return why the program cannot be run, in a shell's words, or null if it can be: "not found on PATH" or "No
+     *         such file or directory" (127), "Permission denied", "Is a directory" (126)
+     */
+    static String unrunnable(String program, String path) {
+        if (program.indexOf('/') >= 0) {
+            Path p = Path.of(program);
+            if (!Files.exists(p)) {
+                return "No such file or directory";
+            }
+            if (Files.isDirectory(p)) {
+                return "Is a directory";
+            }
+            return Files.isExecutable(p) ? null : "Permission denied (not executable)";
+        }
+        boolean denied = false;
+        for (String dir : (path == null ? "/usr/local/bin:/usr/bin:/bin" : path).split(":", -1)) {
+            Path p = Path.of(dir.isEmpty() ? "." : dir).resolve(program);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                return null;
+            }
+            denied |= Files.isRegularFile(p);
+        }
+        return denied ? "Permission denied (found on PATH, not executable)" : "not found on PATH";
     }
 
     /**

@@ -13,6 +13,10 @@ import java.util.Locale;
  * refused with a message that names the value as it was written. Nothing wraps: the value is computed
  * exactly and compared with the limit before it becomes a {@link Duration}.
  *
+ * <p>As strict as a pid ({@link PidConverter}): ASCII only, no space anywhere (not around the value either),
+ * no {@code +} sign, the units in lower case exactly as listed, an ISO-8601 value in upper case as the
+ * standard writes it. A leading {@code -} is read only to say that the value is negative.
+ *
  * <p>This converter takes anything from 0 up to a year (an interval, a time window, an age). Its nested
  * subclasses narrow that: {@link Grace} (at most 30 days) and {@link Interval} (at least 10 ms).
  */
@@ -59,9 +63,10 @@ class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         BigDecimal nanos = exactNanos(value);
         if (nanos == null) {
             throw new CommandLine.TypeConversionException("'" + value
-                    + "' is not a duration: write 500ms, 3s, 1.5s, 2m, 1h or PT3S");
+                    + "' is not a duration: write 500ms, 3s, 1.5s, 2m, 1h or PT3S (digits 0-9, a unit in lower case,"
+                    + " no spaces, no sign)");
         }
-        if (nanos.signum() < 0) {
+        if (nanos.signum() < 0 || value.startsWith("-")) {
             throw new CommandLine.TypeConversionException("'" + value + "' is negative: a duration must be 0 or more");
         }
         if (nanos.compareTo(nanosOf(max)) > 0) {
@@ -75,16 +80,29 @@ class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         return toDuration(nanos);
     }
 
-    /** @return the value in nanoseconds, exactly, or {@code null} if it is malformed */
+    /**
+     * @return the value in nanoseconds, exactly (negative for a value written with a leading {@code -}), or
+     *         {@code null} if it is malformed
+     */
     static BigDecimal exactNanos(String value) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
-        if (v.isEmpty()) {
+        if (value.isEmpty() || value.length() > 64) {
             return null;
         }
-        if (v.startsWith("p") || v.startsWith("-p") || v.startsWith("+p")) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c <= ' ' || c > '~') {
+                return null; // a space, a control character, anything beyond ASCII
+            }
+        }
+        boolean negative = value.startsWith("-");
+        String body = negative ? value.substring(1) : value;
+        if (body.startsWith("P")) {
+            if (!body.equals(body.toUpperCase(Locale.ROOT)) || body.indexOf('+') >= 0) {
+                return null;
+            }
             Duration d;
             try {
-                d = Duration.parse(v.toUpperCase(Locale.ROOT));
+                d = Duration.parse(value);
             } catch (DateTimeParseException | ArithmeticException e) {
                 return null;
             }
@@ -92,26 +110,27 @@ class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         }
         long nanosPerUnit;
         String number;
-        if (v.endsWith("ms")) {
+        if (body.endsWith("ms")) {
             nanosPerUnit = 1_000_000L;
-            number = v.substring(0, v.length() - 2);
-        } else if (v.endsWith("s")) {
+            number = body.substring(0, body.length() - 2);
+        } else if (body.endsWith("s")) {
             nanosPerUnit = 1_000_000_000L;
-            number = v.substring(0, v.length() - 1);
-        } else if (v.endsWith("m")) {
+            number = body.substring(0, body.length() - 1);
+        } else if (body.endsWith("m")) {
             nanosPerUnit = 60_000_000_000L;
-            number = v.substring(0, v.length() - 1);
-        } else if (v.endsWith("h")) {
+            number = body.substring(0, body.length() - 1);
+        } else if (body.endsWith("h")) {
             nanosPerUnit = 3_600_000_000_000L;
-            number = v.substring(0, v.length() - 1);
+            number = body.substring(0, body.length() - 1);
         } else {
             nanosPerUnit = 1_000_000_000L;
-            number = v;
+            number = body;
         }
-        if (number.isEmpty() || !number.matches("-?[0-9]{1,9}(\\.[0-9]{1,9})?")) {
+        if (!number.matches("[0-9]{1,9}(\\.[0-9]{1,9})?")) {
             return null;
         }
-        return new BigDecimal(number).multiply(BigDecimal.valueOf(nanosPerUnit));
+        BigDecimal n = new BigDecimal(number).multiply(BigDecimal.valueOf(nanosPerUnit));
+        return negative ? n.negate() : n;
     }
 
     private static BigDecimal nanosOf(Duration d) {

@@ -20,9 +20,13 @@ import java.util.concurrent.Callable;
 @Command(name = "jobs", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"List jobs started with 'run --detach', live and finished.",
                 "STATUS is running, exited N, killed by SIGx, OOM-killed, preempted (and how it ended), failed to "
-                        + "start, or supervisor gone: the record says running but its supervisor (same pid, same "
-                        + "start time) no longer exists, so no report will come.",
-                "Exit status: 0; 2 bad usage."},
+                        + "start, or supervisor died; job ended: the record says running but its supervisor (same pid, "
+                        + "same start time) no longer exists, so no report will come, and the job was ended with it "
+                        + "(TERM, KILL after the grace period). '; log lost N bytes' follows when output could not be "
+                        + "written to the log (a full disk).",
+                "Only records of the invoking user (or root) in a directory no one else can write to (or a sticky one)"
+                        + " are listed; any other record is refused: one line on standard error says which and why.",
+                "Exit status: 0; 1 the state directory is refused; 2 bad usage."},
         footer = {"", "Examples:", "  procscope jobs", "  procscope --json jobs"})
 final class JobsCommand implements Callable<Integer> {
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("MM-dd HH:mm")
@@ -38,7 +42,14 @@ final class JobsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Context ctx = root.context();
-        List<ObjectNode> records = JobStore.open(stateDir, false).list();
+        List<ObjectNode> records = new java.util.ArrayList<>();
+        for (JobStore.Loaded l : JobStore.open(stateDir, false).list()) {
+            if (l.usable()) {
+                records.add(l.record().get());
+            } else {
+                ctx.err().println("procscope jobs: " + l.refusal());
+            }
+        }
         if (ctx.json()) {
             ArrayNode a = Json.array();
             for (ObjectNode r : records) {
@@ -90,8 +101,15 @@ final class JobsCommand implements Callable<Integer> {
         return o;
     }
 
-    /** @return the job's state in words */
+    /** @return the job's state in words, with a lost log tail if there was one */
     static String status(Context ctx, ObjectNode r) {
+        JsonNode lost = r.path("report").path("lostOutput");
+        String state = state(ctx, r);
+        return lost.path("bytes").isIntegralNumber() ? state + "; log lost " + lost.path("bytes").asLong() + " bytes"
+                : state;
+    }
+
+    private static String state(Context ctx, ObjectNode r) {
         switch (r.path("state").asText()) {
             case "ended":
                 return ending(r.path("report").path("exit"));
@@ -103,7 +121,7 @@ final class JobsCommand implements Callable<Integer> {
                 if (supervisorAlive(ctx, r)) {
                     return "running";
                 }
-                return alive(ctx, r.path("job")) ? "supervisor gone, job alive" : "supervisor gone";
+                return alive(ctx, r.path("job")) ? "supervisor gone, job alive" : "supervisor died; job ended";
             default:
                 return "unknown";
         }

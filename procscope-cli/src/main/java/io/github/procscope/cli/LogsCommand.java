@@ -1,5 +1,6 @@
 package io.github.procscope.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -8,13 +9,9 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 
@@ -24,7 +21,11 @@ import java.util.concurrent.Callable;
                 "The log holds the standard output and error of a job started with 'procscope run --detach'.",
                 "With -f, keep printing what the job writes until it ends (a log cut short or replaced is read "
                         + "again from its start), then exit 0.",
-                "Exit status: 0; 1 the log is gone; 2 bad usage or no such job."},
+                "Output the job wrote that could not go into the log (a full disk) is named on standard error at "
+                        + "the end: how many bytes, from when, and why.",
+                "A record or log that someone else could have written (see 'procscope jobs') is refused with the "
+                        + "reason, never followed.",
+                "Exit status: 0; 1 the log is gone, or the record or log is refused; 2 bad usage or no such job."},
         footer = {"", "Examples:", "  procscope logs 20261203-143012", "  procscope logs -f 20261203-143012"})
 final class LogsCommand implements Callable<Integer> {
     private static final long POLL_MS = 100;
@@ -46,38 +47,46 @@ final class LogsCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         Context ctx = root.context();
         JobStore store = JobStore.open(stateDir, false);
-        ObjectNode rec = store.read(job).orElseThrow(() -> new IllegalArgumentException("no job '"
+        JobStore.Loaded rec = store.read(job).orElseThrow(() -> new IllegalArgumentException("no job '"
                 + Table.printable(job) + "' in " + store.dir() + " (see 'procscope jobs')"));
-        Path log = Path.of(rec.path("log").asText());
-        FileChannel ch = open(log);
-        Object key = fileKey(log);
+        if (!rec.usable()) {
+            throw new JobStore.RefusedException(rec.refusal());
+        }
+        JobStore.Log log = open(store, rec);
         long pos = 0;
         try {
             while (true) {
                 // Whether it ran before reading, so that what it wrote before ending is read after.
-                boolean running = follow && running(ctx, store, rec);
-                pos = copy(ch, pos, ctx);
+                boolean running = follow && running(ctx, store, rec.record().get());
+                pos = copy(log.channel(), pos, ctx);
                 if (!running) {
-                    return ProcscopeCli.OK;
+                    break;
                 }
                 Thread.sleep(POLL_MS);
-                Object now = fileKey(log);
-                if (now != null && !Objects.equals(now, key)) {
-                    ch.close(); // replaced (rotated): read the new file from its start
-                    ch = open(log);
-                    key = now;
+                Object now = JobStore.fileKey(log.path());
+                if (now != null && !Objects.equals(now, log.fileKey())) {
+                    log.channel().close(); // replaced (rotated): read the new file from its start
+                    log = open(store, rec);
                     pos = 0;
-                } else if (ch.size() < pos) {
+                } else if (log.channel().size() < pos) {
                     pos = 0; // cut short: read it again from its start
                 }
             }
         } finally {
-            ch.close();
+            log.channel().close();
         }
+        ObjectNode last = store.usable(job).orElse(rec.record().get());
+        JsonNode lost = last.path("report").path("lostOutput");
+        if (lost.path("bytes").isIntegralNumber()) {
+            ctx.err().println("procscope logs: " + lost.path("bytes").asLong() + " bytes of the job's output are not in"
+                    + " this log: they could not be written from " + lost.path("since").asText("?") + " on ("
+                    + Table.printable(lost.path("reason").asText("?")) + ")");
+        }
+        return ProcscopeCli.OK;
     }
 
     private static boolean running(Context ctx, JobStore store, ObjectNode rec) {
-        ObjectNode now = store.read(rec.path("id").asText()).orElse(rec);
+        ObjectNode now = store.usable(rec.path("id").asText()).orElse(rec);
         String state = now.path("state").asText();
         if (state.equals("starting") || state.equals("running")) {
             return JobsCommand.supervisorAlive(ctx, now) || JobsCommand.alive(ctx, now.path("job"));
@@ -85,31 +94,24 @@ final class LogsCommand implements Callable<Integer> {
         return false;
     }
 
-    private FileChannel open(Path log) throws IOException {
-        if (!Files.isRegularFile(log)) {
-            // A FIFO or device would block or never end: only a regular file is a log.
-            throw new IllegalStateException("the log of job " + job + ", " + log + ", "
-                    + (Files.exists(log) ? "is not a regular file" : "is gone"));
-        }
-        return FileChannel.open(log, StandardOpenOption.READ);
-    }
-
-    private static Object fileKey(Path log) {
+    private JobStore.Log open(JobStore store, JobStore.Loaded rec) throws IOException {
         try {
-            return Files.readAttributes(log, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).fileKey();
+            return store.openLog(rec);
         } catch (NoSuchFileException e) {
-            return null;
+            throw new IllegalStateException("the log of job " + job + ", " + rec.record().get().path("log").asText()
+                    + ", is gone");
         } catch (IOException e) {
-            return null;
+            throw new IllegalStateException("the log of job " + job + " cannot be read: " + IoErrors.reason(e), e);
         }
     }
 
     /** Copies from {@code pos} to the end as it is now. @return the new position */
-    private static long copy(FileChannel ch, long pos, Context ctx) throws IOException {
+    private static long copy(SeekableByteChannel ch, long pos, Context ctx) throws IOException {
         ByteBuffer buf = ByteBuffer.allocate(64 * 1024);
         while (true) {
             buf.clear();
-            int n = ch.read(buf, pos);
+            ch.position(pos);
+            int n = ch.read(buf);
             if (n <= 0) {
                 ctx.out().flush();
                 return pos;

@@ -38,14 +38,23 @@ import java.util.concurrent.Callable;
                 "The command runs in a session of its own with this terminal's input, output and error. "
                         + "Its processes are sampled for peak memory, CPU and, where NVML can be used, GPU memory per GPU. "
                         + "TERM, INT, HUP, USR1 and USR2 received by procscope are passed on to every process of the "
-                        + "job; after the grace period, KILL. When the command's first process ends, every process "
+                        + "job (a signal that procscope's own parent made it ignore, as trap '' TERM or nohup do, is "
+                        + "not, unless --forward-ignored: procscope says so when it starts); after the grace period, "
+                        + "KILL. When the command's first process ends, every process "
                         + "it left behind gets TERM, then KILL after the grace period, so that nothing of the job is "
                         + "left. Orphans of the job come back to procscope (it is their child subreaper) and are reaped.",
+                "If procscope itself is killed (SIGKILL, the OOM killer), its job is ended too: the job's first "
+                        + "process gets TERM from the kernel (its parent-death signal, through setpriv --pdeathsig), "
+                        + "and a small sentinel process sends TERM to the job's process group, then KILL after the "
+                        + "grace period, to the job's own cgroup where one can be made (root, cgroup v2 with "
+                        + "cgroup.kill: also processes that left the job's session), else to its process group.",
                 "With --detach --log DIR it runs in the background instead, immune to hang-ups: procscope "
                         + "starts a supervisor of its own in a new session, which starts the job in another (no "
                         + "controlling terminal, SIGHUP ignored, standard input from /dev/null), with standard output "
                         + "and error together in DIR/<timestamp>.log and line-buffered output requested "
                         + "(PYTHONUNBUFFERED=1, stdbuf -oL -eL); it prints the job's id, pid and log and returns. "
+                        + "Output that the log cannot take (a full disk) is counted, and 'procscope jobs' and "
+                        + "'procscope logs' say how many bytes are missing, from when and why. "
                         + "'procscope jobs' lists such jobs, 'procscope logs ID -f' follows one.",
                 "Exit status: the job's, as a shell gives it: N when it exited with N, 128 + S when signal S "
                         + "killed it; 127 when the command was not found, 126 when it could not be executed; 2 bad usage. "
@@ -74,6 +83,12 @@ final class RunCommand implements Callable<Integer> {
             description = "The signals passed on to the job, by name or number, comma-separated, or 'none' "
                     + "(default: TERM,INT,HUP,USR1,USR2).")
     List<String> forward;
+
+    @Option(names = "--forward-ignored", description = "Also pass on the signals of --forward that procscope's "
+            + "parent made it ignore (trap '' TERM, nohup's HUP, INT of a background job): procscope takes them "
+            + "again, and the job gets them with their default action. Without it, procscope says at start which "
+            + "ones it will not pass on.")
+    boolean forwardIgnored;
 
     @Option(names = "--memory-limit", paramLabel = "SIZE", converter = SizeConverter.class,
             description = "Run the job in a memory cgroup of its own with this limit (bytes, or with K, M, G, T: "
@@ -118,7 +133,7 @@ final class RunCommand implements Callable<Integer> {
         JobSpec spec;
         try {
             spec = JobSpec.of(command).withGrace(grace).withSampleInterval(interval)
-                    .withForwardedSignals(forwardedSignals()).withPss(pss);
+                    .withForwardedSignals(forwardedSignals()).withPss(pss).withIgnoredSignalsForwarded(forwardIgnored);
             if (memoryLimit != null) {
                 spec = spec.withMemoryLimit(memoryLimit);
             }
@@ -147,7 +162,10 @@ final class RunCommand implements Callable<Integer> {
             // No GPU to sample: the report's peakGpuMemoryBytes stays empty.
         }
         try {
-            r = (gpus != null ? ctx.scope().jobs().start(spec, gpus) : ctx.scope().jobs().start(spec)).await();
+            io.github.procscope.api.job.Job job = gpus != null ? ctx.scope().jobs().start(spec, gpus)
+                    : ctx.scope().jobs().start(spec);
+            notForwarded(ctx, job.notForwarded());
+            r = job.await();
         } catch (JobStartException e) {
             ctx.err().println("procscope run: " + ProcscopeCli.message(e));
             return e.shellStatus();
@@ -169,6 +187,22 @@ final class RunCommand implements Callable<Integer> {
                     + (r.stragglers().isEmpty() ? "" : " " + r.stragglers().size() + " process(es) left behind were ended."));
         }
         return s.shellStatus();
+    }
+
+    /** Says, one line each, which signals are not passed on to the job because this JVM ignored them on entry. */
+    static void notForwarded(Context ctx, List<io.github.procscope.api.signals.PreemptionGuard.Refusal> refused) {
+        for (io.github.procscope.api.signals.PreemptionGuard.Refusal r : refused) {
+            if (r.reason() == io.github.procscope.api.signals.PreemptionGuard.Reason.INHERITED_IGNORED) {
+                ctx.err().println(ignoredNotice(r.signal()));
+            }
+        }
+    }
+
+    /** @return the line that says a signal ignored on entry is not passed on, and how to have it passed on */
+    static String ignoredNotice(Signal s) {
+        return "procscope run: " + s.fullName() + " is not passed on to the job: it was ignored when procscope started"
+                + (s == Signal.HUP ? " (under nohup)" : s == Signal.INT ? " (a background job's INT, or trap '' INT)"
+                : " (trap '' " + s.name() + ")") + "; --forward-ignored passes it on";
     }
 
     List<Signal> forwardedSignals() {
@@ -203,7 +237,7 @@ final class RunCommand implements Callable<Integer> {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the report as JSON: " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot write the report to " + file + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException("cannot write the report to " + file + ": " + IoErrors.reason(e), e);
         }
     }
 
@@ -267,6 +301,14 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         o.put("eventsOmitted", r.eventsOmitted());
+        if (r.lostOutput().isPresent()) {
+            ObjectNode lost = o.putObject("lostOutput");
+            lost.put("bytes", r.lostOutput().get().bytes());
+            Json.put(lost, "since", r.lostOutput().get().since());
+            lost.put("reason", r.lostOutput().get().reason());
+        } else {
+            o.putNull("lostOutput");
+        }
         ArrayNode gh = o.putArray("ghosts");
         for (GpuGhost g : r.ghosts()) {
             ObjectNode n = gh.addObject();

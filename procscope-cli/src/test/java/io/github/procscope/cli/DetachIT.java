@@ -164,7 +164,9 @@ class DetachIT {
         Path state = tmp.resolve("state");
         JobStore store = JobStore.open(state, true);
         ProcessKey self = Procscope.system().processes().key(ProcessHandle.current().pid());
-        for (String id : List.of("live", "reused")) {
+        String live = "20260101-000000";
+        String reused = "20260101-000000-2";
+        for (String id : List.of(live, reused)) {
             ObjectNode rec = Json.object();
             rec.put("id", id);
             rec.put("state", "running");
@@ -174,15 +176,16 @@ class DetachIT {
             ObjectNode sup = rec.putObject("supervisor");
             sup.put("pid", self.pid());
             // Same pid, another start time: a recycled pid, not the supervisor.
-            sup.put("startTimeTicks", id.equals("live") ? self.startTimeTicks() : self.startTimeTicks() + 1);
+            sup.put("startTimeTicks", id.equals(live) ? self.startTimeTicks() : self.startTimeTicks() + 1);
             assertTrue(store.create(id, rec));
             assertFalse(store.create(id, rec), "a record is never replaced by a new one");
         }
-        assertEquals("running", job(state, "live").path("status").asText());
-        assertEquals("supervisor gone", job(state, "reused").path("status").asText());
+        assertEquals("running", job(state, live).path("status").asText());
+        assertEquals("supervisor died; job ended", job(state, reused).path("status").asText());
         CliRun table = CliRun.of("jobs", "--state-dir", state.toString());
         assertEquals(0, table.status(), table.err());
-        assertTrue(table.out().lines().anyMatch(l -> l.startsWith("reused") && l.contains("supervisor gone")),
+        assertEquals("", table.err());
+        assertTrue(table.out().lines().anyMatch(l -> l.startsWith(reused) && l.contains("supervisor died; job ended")),
                 table.out());
     }
 
@@ -215,15 +218,63 @@ class DetachIT {
     void logsOfAFifoIsRefused(@TempDir Path tmp) throws Exception {
         Path state = tmp.resolve("state");
         JobStore store = JobStore.open(state, true);
-        Path fifo = tmp.resolve("fifo.log");
+        String id = "20260101-000000";
+        Path fifo = tmp.resolve(id + ".log");
         assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor());
         ObjectNode rec = Json.object();
-        rec.put("id", "f");
+        rec.put("id", id);
         rec.put("state", "ended");
         rec.put("log", fifo.toString());
-        assertTrue(store.create("f", rec));
-        CliRun r = CliRun.of("logs", "--state-dir", state.toString(), "f");
+        assertTrue(store.create(id, rec));
+        CliRun r = CliRun.of("logs", "--state-dir", state.toString(), id);
         assertEquals(1, r.status(), r.err());
-        assertTrue(r.err().contains("is not a regular file"), r.err());
+        assertTrue(r.err().contains("not a regular file") && r.err().contains("is refused"), r.err());
+    }
+
+    /**
+     * A detached job on a log disk that fills up (a 64 KiB tmpfs): the job reads "exited 0", and {@code jobs} and
+     * {@code logs} say how much of its output the log is missing, and why.
+     */
+    @Test
+    void aLogOnAFullDiskSaysWhatItLost(@TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounts a tmpfs");
+        Path logs = Files.createDirectory(tmp.resolve("logs"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k,mode=0755", "tmpfs",
+                logs.toString()).redirectErrorStream(true).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor(60, TimeUnit.SECONDS) && mount.exitValue() == 0,
+                "cannot mount a tmpfs here");
+        Path state = tmp.resolve("state");
+        try (Spawned spawned = new Spawned()) {
+            String line = "0123456789012345678901234567890123456789012345678901234567890ab"; // 63 + newline
+            CliRun r = CliRun.of("run", "--detach", "--log", logs.toString(), "--state-dir", state.toString(), "--",
+                    "sh", "-c", "i=0; while [ $i -lt 3000 ]; do echo " + line + "; i=$((i+1)); done");
+            assertEquals(0, r.status(), r.err());
+            Matcher m = STARTED.matcher(r.out());
+            assertTrue(m.find(), r.out());
+            String id = m.group(1);
+            spawned.adopt(job(state, id).path("supervisorPid").asLong());
+            Spawned.await(TIMEOUT, "the job's end", () -> {
+                try {
+                    return job(state, id).path("state").asText().equals("ended");
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            JsonNode j = job(state, id);
+            long lost = j.path("report").path("lostOutput").path("bytes").asLong();
+            assertTrue(lost >= 3000L * 64 - 64 * 1024, "the log cannot hold more than 64 KiB: lost " + lost);
+            assertEquals("exited 0; log lost " + lost + " bytes", j.path("status").asText(), j.toString());
+            assertTrue(j.path("report").path("lostOutput").path("reason").asText().contains("No space left on device"));
+            CliRun table = CliRun.of("jobs", "--state-dir", state.toString());
+            assertTrue(table.out().contains("exited 0; log lost " + lost + " bytes"), table.out());
+            CliRun logsRun = CliRun.of("logs", "--state-dir", state.toString(), id);
+            assertEquals(0, logsRun.status(), logsRun.err());
+            assertTrue(logsRun.out().startsWith(line + "\n"), logsRun.out());
+            assertEquals(1, logsRun.err().lines().count(), logsRun.err());
+            assertTrue(logsRun.err().startsWith("procscope logs: " + lost + " bytes of the job's output are not in this"
+                    + " log") && logsRun.err().contains("(No space left on device)"), logsRun.err());
+        } finally {
+            new ProcessBuilder("umount", logs.toString()).start().waitFor(60, TimeUnit.SECONDS);
+        }
     }
 }

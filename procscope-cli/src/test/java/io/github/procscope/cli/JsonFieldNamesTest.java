@@ -212,7 +212,8 @@ class JsonFieldNamesTest {
                 List.of(new io.github.procscope.api.job.JobEvent(io.github.procscope.api.job.JobEvent.Kind.EXITED,
                         new ProcessKey(42, 100), 1, "python3", t0.plusSeconds(5),
                         Optional.of(new ExitStatus.Killed(kill, false, ExitStatus.Source.WAIT_STATUS)))),
-                0, List.of(new io.github.procscope.api.job.GpuGhost(43, "worker", 0, OptionalLong.of(1 << 20), false)));
+                0, List.of(new io.github.procscope.api.job.GpuGhost(43, "worker", 0, OptionalLong.of(1 << 20), false)),
+                Optional.of(new io.github.procscope.api.job.LostOutput(4096, t0.plusSeconds(2), "No space left on device")));
         JsonNode json = RunCommand.json(r);
         JsonNames status = JsonNames.of(ExitStatus.class, ExitStatus.Exited.class, ExitStatus.Killed.class);
         assertEquals(List.of(), JsonNames.of(io.github.procscope.api.job.JobReport.class)
@@ -224,6 +225,7 @@ class JsonFieldNamesTest {
                 .field("events", JsonNames.of(io.github.procscope.api.job.JobEvent.class, ProcessKey.class)
                         .field("status", status))
                 .field("ghosts", JsonNames.of(io.github.procscope.api.job.GpuGhost.class))
+                .field("lostOutput", JsonNames.of(io.github.procscope.api.job.LostOutput.class))
                 .map("peakGpuMemoryBytes")
                 .check("run --report", json));
         assertEquals(42, json.get("leaderPid").asLong());

@@ -185,4 +185,120 @@ class RunCommandIT {
         assertEquals("OOM_KILLED", exit.path("cause").asText(), exit.toString());
         assertEquals(read(report).path("leaderPid").asLong(), exit.path("oomKill").path("pid").asLong(), exit.toString());
     }
+
+    /**
+     * Started with TERM ignored ({@code trap '' TERM}, as a wrapper script or a batch system may leave it),
+     * {@code run} says at once that it will not pass TERM on, and does not: a TERM later sent to it does nothing,
+     * and the job ends on a USR1 only. With {@code --forward-ignored} it says nothing of the kind, takes TERM, and
+     * the job gets it (with its default action, so that its own handler can be set) and checkpoints.
+     */
+    @Test
+    void aSignalIgnoredOnEntryIsNamedAndPassedOnOnlyWhenAsked(@TempDir Path tmp) throws Exception {
+        String job = "trap 'exit 10' USR1; trap 'echo got-term; exit 143' TERM; echo ready; while :; do sleep 0.05; done";
+        for (boolean option : List.of(false, true)) {
+            Path report = tmp.resolve("r-" + option + ".json");
+            Path err = tmp.resolve("err-" + option);
+            List<String> args = new ArrayList<>(List.of("run", "--report", report.toString(), "--grace", "60s"));
+            if (option) {
+                args.add("--forward-ignored");
+            }
+            args.addAll(List.of("--", "sh", "-c", job));
+            List<String> cmd = new ArrayList<>(List.of("sh", "-c", "trap '' TERM; exec \"$@\"", "sh"));
+            cmd.addAll(Spawned.javaCommand(List.of(), ProcscopeCli.class, args.toArray(String[]::new)).command());
+            try (Spawned spawned = new Spawned()) {
+                Process run = spawned.start(new ProcessBuilder(cmd).redirectError(err.toFile()));
+                assertEquals("ready", Spawned.readLine(run, TIMEOUT));
+                Procscope s = Procscope.system();
+                assertTrue(s.signals().dispositions(run.pid()).ignoresTerm() != option,
+                        "run ignores TERM unless told to take it: " + option);
+                String notice = "procscope run: SIGTERM is not passed on to the job: it was ignored when procscope"
+                        + " started (trap '' TERM); --forward-ignored passes it on";
+                if (!option) {
+                    Spawned.await(TIMEOUT, "the notice", () -> text(err).contains(notice));
+                }
+                s.signals().send(s.processes().key(run.pid()), io.github.procscope.api.signals.Signal.TERM);
+                if (!option) {
+                    s.signals().send(s.processes().key(run.pid()), io.github.procscope.api.signals.Signal.USR1);
+                }
+                assertTrue(run.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+                JsonNode j = read(report);
+                List<String> forwarded = new ArrayList<>();
+                j.path("forwardedSignals").forEach(f -> forwarded.add(f.path("signal").asText()));
+                if (option) {
+                    assertEquals(143, run.exitValue(), text(err));
+                    assertEquals(List.of("SIGTERM"), forwarded);
+                    assertEquals("got-term", Spawned.readLine(run, TIMEOUT));
+                    assertFalse(text(err).contains("is not passed on"), text(err));
+                } else {
+                    assertEquals(10, run.exitValue(), text(err));
+                    assertEquals(List.of("SIGUSR1"), forwarded, "TERM was not passed on");
+                    assertEquals(1, text(err).lines().filter(l -> l.contains("is not passed on")).count(), text(err));
+                }
+            }
+        }
+    }
+
+    private static String text(Path f) {
+        try {
+            return Files.exists(f) ? Files.readString(f) : "";
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** A program that cannot be run, and a log directory that cannot be made, are named with the cause in words. */
+    @Test
+    void startFailuresNameTheirCauseInWords(@TempDir Path tmp) throws Exception {
+        Path plain = Files.writeString(tmp.resolve("plain.sh"), "#!/bin/sh\necho never\n");
+        CliRun notExecutable = CliRun.of("run", "--", plain.toString());
+        assertEquals(126, notExecutable.status(), notExecutable.err());
+        assertEquals("procscope run: cannot start " + plain + ": Permission denied (not executable)\n",
+                notExecutable.err());
+        CliRun directory = CliRun.of("run", "--", tmp.toString());
+        assertEquals(126, directory.status(), directory.err());
+        assertTrue(directory.err().contains(": Is a directory"), directory.err());
+        CliRun missing = CliRun.of("run", "--", tmp.resolve("absent").toString());
+        assertEquals(127, missing.status(), missing.err());
+        assertTrue(missing.err().contains(": No such file or directory"), missing.err());
+        Path state = tmp.resolve("state");
+        CliRun detached = CliRun.of("run", "--detach", "--log", tmp.resolve("logs").toString(), "--state-dir",
+                state.toString(), "--", plain.toString());
+        assertEquals(126, detached.status(), detached.err());
+        assertTrue(detached.err().contains("Permission denied"), detached.err());
+        Path file = Files.writeString(tmp.resolve("file"), "x");
+        CliRun underAFile = CliRun.of("run", "--detach", "--log", file.resolve("logs").toString(), "--state-dir",
+                state.toString(), "--", "true");
+        assertEquals(2, underAFile.status(), underAFile.err());
+        assertTrue(underAFile.err().endsWith("cannot make the directory: Not a directory\n"), underAFile.err());
+        CliRun report = CliRun.of("run", "--report", file.resolve("r.json").toString(), "--", "true");
+        assertEquals(2, report.status(), report.err());
+        assertEquals("procscope run: cannot write the report to " + file.resolve("r.json") + ": Not a directory\n",
+                report.err());
+        for (CliRun r : List.of(notExecutable, directory, missing, detached, underAFile, report)) {
+            assertFalse(r.err().contains("errno"), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+    }
+
+    /** As a user who may not write there, an unwritable log directory says "Permission denied". */
+    @Test
+    void anUnwritableLogDirectorySaysPermissionDenied(@TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.github.procscope.testing.Unprivileged.available(),
+                "needs root and setpriv to run as nobody");
+        Files.setAttribute(tmp, "unix:mode", 01777);
+        Path locked = Files.createDirectory(tmp.resolve("locked"));
+        Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path out = tmp.resolve("out");
+        Process p = io.github.procscope.testing.Unprivileged.java(ProcscopeCli.class, "run", "--detach", "--log",
+                locked.resolve("logs").toString(), "--state-dir", tmp.resolve("nobody-state").toString(), "--", "true")
+                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        assertTrue(p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        String said = Files.readString(out);
+        assertEquals(2, p.exitValue(), said);
+        // Only procscope's own lines: on JDK 22+ this test's JVM, started without the launcher's
+        // --enable-native-access, also prints the JDK's native-access warning.
+        assertEquals(List.of("procscope run: --log " + locked.resolve("logs")
+                + ": cannot make the directory: Permission denied"),
+                said.lines().filter(l -> !l.startsWith("WARNING: ") && !l.isBlank()).toList(), said);
+    }
 }

@@ -38,6 +38,34 @@ class UsageHardeningTest {
     }
 
     @Test
+    void durationsAreAsStrictAsPids() {
+        for (String d : List.of(" 5s", "5s ", "5 s", "\t5s", "5s\n", "+5s", "5S", "5Ms", "\uFF15s", "\u0665s", "pt5s",
+                "PT5s", "+PT5S", "1e3", "5_0ms", "0x10", "", "s", ".5s", "5.s")) {
+            for (List<String> cmd : List.of(List.of("stop", "4194304", "--grace"), List.of("run", "--grace"),
+                    List.of("run", "--interval"), List.of("watch", "1", "--interval"), List.of("doctor", "--window"))) {
+                List<String> args = new java.util.ArrayList<>(cmd);
+                args.add(d);
+                if (cmd.get(0).equals("run")) {
+                    args.addAll(List.of("--", "true"));
+                }
+                CliRun r = usage(args.toArray(String[]::new));
+                assertTrue(r.err().contains("is not a duration") && r.err().contains("no spaces"), args + ": " + r.err());
+            }
+        }
+        for (String d : List.of("-5s", "-0", "-PT5S", "PT-5S")) {
+            CliRun r = usage("stop", "4194304", "--grace", d);
+            assertTrue(r.err().contains("'" + d + "' is negative"), d + ": " + r.err());
+        }
+        DurationConverter any = new DurationConverter();
+        assertEquals(java.time.Duration.ofMillis(500), any.convert("500ms"));
+        assertEquals(java.time.Duration.ofMillis(1500), any.convert("1.5s"));
+        assertEquals(java.time.Duration.ofMinutes(2), any.convert("2m"));
+        assertEquals(java.time.Duration.ofHours(1), any.convert("1h"));
+        assertEquals(java.time.Duration.ofSeconds(3), any.convert("PT3S"));
+        assertEquals(java.time.Duration.ofSeconds(7), any.convert("7"));
+    }
+
+    @Test
     void overflowingGraceIsRefusedNamingTheValue() {
         for (String grace : List.of("922337204m", "2562048h", "153722868m", "PT2562048H", "PT9223372036854775807S",
                 "P106751991167300D", "PT99999999999999999999H", "31d", "721h", "43201m", "P31D", "2592001")) {

@@ -1,9 +1,11 @@
 package io.github.procscope.api.job;
 
 import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.Signal;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** A running (or ended) job of a {@link JobSupervisor}. Thread-safe. */
@@ -13,6 +15,15 @@ public interface Job {
 
     /** @return the spec it was started with */
     JobSpec spec();
+
+    /**
+     * @return the signals of {@link JobSpec#forwardedSignals()} that are not forwarded, each with why: ignored
+     *         by this JVM as inherited from its parent (unless {@link JobSpec#ignoredSignalsForwarded()}), used
+     *         by the JVM itself (USR2, QUIT), or held by another preemption guard
+     */
+    default List<PreemptionGuard.Refusal> notForwarded() {
+        return List.of();
+    }
 
     /**
      * Passes a signal on to every process of the job, as if the supervisor had received it; for a signal

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -35,13 +36,15 @@ import java.util.OptionalLong;
  * @param eventsOmitted         how many events were left out of {@code events} past {@link #MAX_EVENTS}
  * @param ghosts                GPU memory that NVML still listed for former members once the job had ended;
  *                              empty without GPUs
+ * @param lostOutput            output the job wrote that its file ({@link JobSpec#output()}) could not take;
+ *                              empty if all of it was written (or the job wrote to this JVM's streams)
  */
 public record JobReport(List<String> command, long leaderPid, Instant startTime, Instant endTime,
                         JobEnding exit, long peakRssBytes, long peakProcessRssBytes,
                         Map<Integer, Long> peakGpuMemoryBytes, Duration cpu, int processesStarted,
                         List<Straggler> stragglers, List<ForwardedSignal> forwardedSignals,
                         OptionalLong peakPssBytes, int peakThreads, List<JobEvent> events, long eventsOmitted,
-                        List<GpuGhost> ghosts) {
+                        List<GpuGhost> ghosts, Optional<LostOutput> lostOutput) {
     /** The most lifecycle events a report keeps: a job that forks without end cannot grow it without bound. */
     public static final int MAX_EVENTS = 10_000;
 
@@ -70,6 +73,7 @@ public record JobReport(List<String> command, long leaderPid, Instant startTime,
             throw new IllegalArgumentException("a report keeps at most " + MAX_EVENTS + " events, not " + events.size());
         }
         ghosts = List.copyOf(Objects.requireNonNull(ghosts, "ghosts"));
+        Objects.requireNonNull(lostOutput, "lostOutput");
     }
 
     /** @return how long it ran: from {@link #startTime()} to {@link #endTime()} */

@@ -2,10 +2,12 @@ package io.github.procscope.api.job;
 
 import io.github.procscope.api.signals.Signal;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -31,10 +33,20 @@ import java.util.OptionalLong;
  *                         installed; for output that goes to a file, which is otherwise written in blocks
  * @param pss              whether each sample also reads the proportional set size of every process
  *                         ({@code /proc/PID/smaps_rollup}; costlier than RSS), for {@link JobReport#peakPssBytes()}
+ * @param output           a file that receives the job's standard output and error, appended, instead of this
+ *                         JVM's: the job writes into a pipe that this JVM copies to the file, so that output the
+ *                         file cannot take (a full disk) is counted in {@link JobReport#lostOutput()} instead of
+ *                         lost without a word; empty to give the job this JVM's standard output and error
+ * @param ignoredSignalsForwarded whether a forwarded signal that this JVM ignores, as inherited from its parent
+ *                         ({@code trap '' TERM}, {@code nohup}'s HUP, INT of a background job), is made to take
+ *                         its default action again so that it can be caught and forwarded (and ignored again
+ *                         once the job has ended); otherwise such a signal is not forwarded, and
+ *                         {@link Job#notForwarded()} says so
  */
 public record JobSpec(List<String> command, Map<String, String> environment, Duration grace,
                       Duration sampleInterval, List<Signal> forwardedSignals, OptionalLong memoryLimitBytes,
-                      boolean hangupsIgnored, boolean lineBuffered, boolean pss) {
+                      boolean hangupsIgnored, boolean lineBuffered, boolean pss, Optional<Path> output,
+                      boolean ignoredSignalsForwarded) {
     /** The signals forwarded unless told otherwise: what schedulers send to preempt (TERM, INT, HUP, USR1, USR2). */
     public static final List<Signal> DEFAULT_FORWARDED =
             List.of(Signal.TERM, Signal.INT, Signal.HUP, Signal.USR1, Signal.USR2);
@@ -62,6 +74,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
         Objects.requireNonNull(sampleInterval, "sampleInterval");
         Objects.requireNonNull(forwardedSignals, "forwardedSignals");
         Objects.requireNonNull(memoryLimitBytes, "memoryLimitBytes");
+        Objects.requireNonNull(output, "output");
         command = List.copyOf(command);
         if (command.isEmpty()) {
             throw new IllegalArgumentException("a job needs a command: the program to run and its arguments");
@@ -105,11 +118,12 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      * @param command the program and its arguments
      * @return a spec with the defaults: no added environment, {@link #DEFAULT_GRACE},
      *         {@link #DEFAULT_INTERVAL}, {@link #DEFAULT_FORWARDED}, no memory limit, hang-ups not ignored,
-     *         output buffering left as it is, no PSS
+     *         output buffering left as it is, no PSS, this JVM's standard output and error, signals ignored by
+     *         this JVM not forwarded
      */
     public static JobSpec of(List<String> command) {
         return new JobSpec(command, Map.of(), DEFAULT_GRACE, DEFAULT_INTERVAL, DEFAULT_FORWARDED, OptionalLong.empty(),
-                false, false, false);
+                false, false, false, Optional.empty(), false);
     }
 
     /**
@@ -126,7 +140,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      */
     public JobSpec withEnvironment(Map<String, String> variables) {
         return new JobSpec(command, variables, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
-                hangupsIgnored, lineBuffered, pss);
+                hangupsIgnored, lineBuffered, pss, output, ignoredSignalsForwarded);
     }
 
     /**
@@ -135,7 +149,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      */
     public JobSpec withGrace(Duration period) {
         return new JobSpec(command, environment, period, sampleInterval, forwardedSignals, memoryLimitBytes,
-                hangupsIgnored, lineBuffered, pss);
+                hangupsIgnored, lineBuffered, pss, output, ignoredSignalsForwarded);
     }
 
     /**
@@ -144,7 +158,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      */
     public JobSpec withSampleInterval(Duration interval) {
         return new JobSpec(command, environment, grace, interval, forwardedSignals, memoryLimitBytes,
-                hangupsIgnored, lineBuffered, pss);
+                hangupsIgnored, lineBuffered, pss, output, ignoredSignalsForwarded);
     }
 
     /**
@@ -153,7 +167,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      */
     public JobSpec withForwardedSignals(List<Signal> signals) {
         return new JobSpec(command, environment, grace, sampleInterval, signals, memoryLimitBytes,
-                hangupsIgnored, lineBuffered, pss);
+                hangupsIgnored, lineBuffered, pss, output, ignoredSignalsForwarded);
     }
 
     /**
@@ -162,7 +176,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      */
     public JobSpec withMemoryLimit(long bytes) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, OptionalLong.of(bytes),
-                hangupsIgnored, lineBuffered, pss);
+                hangupsIgnored, lineBuffered, pss, output, ignoredSignalsForwarded);
     }
 
     /**
@@ -171,7 +185,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      */
     public JobSpec withHangupsIgnored(boolean ignored) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
-                ignored, lineBuffered, pss);
+                ignored, lineBuffered, pss, output, ignoredSignalsForwarded);
     }
 
     /**
@@ -180,7 +194,7 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      */
     public JobSpec withLineBuffering(boolean requested) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
-                hangupsIgnored, requested, pss);
+                hangupsIgnored, requested, pss, output, ignoredSignalsForwarded);
     }
 
     /**
@@ -189,6 +203,25 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
      */
     public JobSpec withPss(boolean read) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
-                hangupsIgnored, lineBuffered, read);
+                hangupsIgnored, lineBuffered, read, output, ignoredSignalsForwarded);
+    }
+
+    /**
+     * @param file the file that receives the job's standard output and error (appended; made if missing)
+     * @return a copy that writes the job's output there
+     */
+    public JobSpec withOutput(Path file) {
+        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
+                hangupsIgnored, lineBuffered, pss, Optional.of(Objects.requireNonNull(file, "file")),
+                ignoredSignalsForwarded);
+    }
+
+    /**
+     * @param forwarded whether forwarded signals that this JVM ignores (as inherited) are taken and forwarded
+     * @return a copy with that setting
+     */
+    public JobSpec withIgnoredSignalsForwarded(boolean forwarded) {
+        return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
+                hangupsIgnored, lineBuffered, pss, output, forwarded);
     }
 }

@@ -20,6 +20,24 @@ package io.github.procscope.api.job;
  * {@code ProcessBuilder} child) that is orphaned while a job runs is re-parented to this JVM too, and is not
  * reaped until this JVM ends.
  *
+ * <p><b>When this JVM dies, its jobs end.</b> A job that outlived its supervisor would run on untracked, holding
+ * GPUs and memory; so the death of this JVM, even by SIGKILL (the OOM killer), ends its jobs:
+ * <ul>
+ *   <li>the job's first process has the kernel's parent-death signal, TERM ({@code prctl(PR_SET_PDEATHSIG)},
+ *       set through {@code setpriv --pdeathsig} where util-linux has it; the job's shell then checks that its
+ *       parent is still this JVM, so a JVM that died before the signal was armed leaves nothing running). All jobs
+ *       are spawned from one thread that lives as long as the JVM, since the kernel sends the signal when the
+ *       spawning <em>thread</em> ends;</li>
+ *   <li>a small sentinel shell, started before the job in a session of its own and fed by a pipe from this JVM,
+ *       sees the pipe end without the word that the job had ended; it then sends TERM to the job's process group
+ *       and, after {@link JobSpec#grace()} (or as soon as nothing is left), KILL to the job's own cgroup through
+ *       {@code cgroup.kill} and to its process group, and says so on this JVM's standard error;</li>
+ *   <li>the job's own cgroup (v2, without controllers, under this JVM's cgroup; or its memory cgroup) is made
+ *       where this user may and the kernel has {@code cgroup.kill} (Linux 5.14+): then every process of the job
+ *       is ended, also one that left its session. Elsewhere (an unprivileged user, cgroup v1 only) it is a best
+ *       effort: the job's process group is ended, and a process that left it ({@code setsid}) is not.</li>
+ * </ul>
+ *
  * <p>Thread-safe; each job is supervised on a thread of its own.
  */
 public interface JobSupervisor {

@@ -45,6 +45,7 @@ public final class NativeAccess implements ProcessCalls {
 
     private static final short POLLIN = 0x1;
     private static final int P_PID = 1;
+    private static final int O_CLOEXEC = 02000000;
     private static final int WEXITED = 4;
     private static final int WNOHANG = 1;
     private static final int WNOWAIT = 0x01000000;
@@ -341,10 +342,15 @@ public final class NativeAccess implements ProcessCalls {
      * {@inheritDoc} Through jnr-posix's {@code posix_spawnp}.
      */
     @Override
-    public Spawned spawnInNewSession(List<String> argv, Map<String, String> env) {
+    public Spawned spawnInNewSession(List<String> argv, Map<String, String> env, int outFd) {
         List<CharSequence> envp = new ArrayList<>();
         env.forEach((k, v) -> envp.add(k + "=" + v));
         List<jnr.posix.SpawnFileAction> close = new ArrayList<>();
+        if (outFd >= 0) {
+            // Before the closes, so that the descriptor may be among them.
+            close.add(jnr.posix.SpawnFileAction.dup(outFd, 1));
+            close.add(jnr.posix.SpawnFileAction.dup(outFd, 2));
+        }
         for (int fd : ProcessCalls.descriptorsToClose()) {
             // glibc ignores a close action on a descriptor that was closed meanwhile.
             close.add(jnr.posix.SpawnFileAction.close(fd));
@@ -355,6 +361,55 @@ public final class NativeAccess implements ProcessCalls {
             return new Spawned(-1, Math.max(1, posix.errno()));
         }
         return new Spawned(pid, 0);
+    }
+
+    @Override
+    public int pipe(int[] fds) {
+        int[] two = new int[2];
+        if (libc.pipe2(two, O_CLOEXEC) != 0) {
+            return Math.max(1, runtime.getLastError());
+        }
+        fds[0] = two[0];
+        fds[1] = two[1];
+        return 0;
+    }
+
+    /**
+     * glibc's {@code struct sigaction} on 64-bit Linux (x86-64, arm64): the handler first (8 bytes), then the
+     * 128-byte mask, the flags and the restorer: 152 bytes, allocated with a margin.
+     */
+    private static final int SIGACTION_BYTES = 256;
+    private static final long SIG_DFL = 0;
+    private static final long SIG_IGN = 1;
+
+    /** @return the disposition before ({@code SIG_DFL}, {@code SIG_IGN}, or a handler), or -1 on failure */
+    private long sigaction(int signal, long set) {
+        Pointer old = Memory.allocateDirect(runtime, SIGACTION_BYTES);
+        old.setMemory(0, SIGACTION_BYTES, (byte) 0);
+        Pointer act = null;
+        if (set >= 0) {
+            act = Memory.allocateDirect(runtime, SIGACTION_BYTES);
+            act.setMemory(0, SIGACTION_BYTES, (byte) 0);
+            act.putLong(0, set);
+        }
+        return libc.sigaction(signal, act, old) == 0 ? old.getLong(0) : -1;
+    }
+
+    @Override
+    public boolean stopIgnoring(Signal signal) {
+        if (sigaction(signal.number(), -1) != SIG_IGN) {
+            return false;
+        }
+        return sigaction(signal.number(), SIG_DFL) == SIG_IGN;
+    }
+
+    @Override
+    public boolean ignoreIfDefault(Signal signal) {
+        long now = sigaction(signal.number(), -1);
+        if (now == SIG_IGN) {
+            return true;
+        }
+        return now == SIG_DFL && sigaction(signal.number(), SIG_IGN) == SIG_DFL;
     }
 
     @Override

@@ -93,6 +93,25 @@ public final class NativeLibc {
          * @return 0, or -1 with errno set
          */
         int statvfs(String path, @Out Pointer buf);
+
+        /**
+         * {@code int pipe2(int fds[2], int flags)}.
+         *
+         * @param fds   receives the read end and the write end
+         * @param flags {@code O_CLOEXEC} and the like
+         * @return 0, or -1 with errno set
+         */
+        int pipe2(@Out int[] fds, int flags);
+
+        /**
+         * {@code int sigaction(int sig, const struct sigaction *act, struct sigaction *oldact)}.
+         *
+         * @param sig    the signal
+         * @param act    the new disposition, or null to only read
+         * @param oldact receives the disposition before
+         * @return 0, or -1 with errno set
+         */
+        int sigaction(int sig, Pointer act, Pointer oldact);
     }
 
     /**

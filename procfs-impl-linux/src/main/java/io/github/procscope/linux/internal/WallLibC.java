@@ -44,7 +44,13 @@ public interface WallLibC {
 
     int posix_spawn_file_actions_addclose(Pointer actions, int fd);
 
+    int posix_spawn_file_actions_adddup2(Pointer actions, int fd, int newfd);
+
     int posix_spawn_file_actions_destroy(Pointer actions);
+
+    int pipe2(@Out int[] fds, int flags);
+
+    int sigaction(int signal, Pointer act, Pointer oldact);
 
     int posix_spawnattr_init(Pointer attr);
 

@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * A memory cgroup made for one job, with its limit: v2 where the unified hierarchy has the memory controller,
- * else v1's memory hierarchy. Made beside this JVM's own cgroup where that is writable, else at the
- * hierarchy's root; removed by {@link #remove()} once the job's processes have ended.
+ * A cgroup made for one job: a memory cgroup with its limit ({@link #create}: v2 where the unified hierarchy
+ * has the memory controller, else v1's memory hierarchy; made beside this JVM's own cgroup where that is
+ * writable, else at the hierarchy's root), or a v2 cgroup without controllers that only holds the job's
+ * processes together so that they can all be ended at once through {@code cgroup.kill}, even after the
+ * supervisor's death ({@link #forKilling}). Removed by {@link #remove()} once the job's processes have ended.
  */
 final class JobCgroup {
     private final Path dir;
@@ -80,6 +82,56 @@ final class JobCgroup {
         } catch (IOException e) {
             throw new ProcscopeException("cannot make a memory cgroup for the job under " + root + ": " + e, e);
         }
+    }
+
+    /**
+     * Makes a v2 cgroup for the job's processes alone, without controllers: under this JVM's own cgroup in the
+     * unified hierarchy (so that the job stays inside whatever limits this JVM is under), else at the
+     * hierarchy's root; only where the kernel has {@code cgroup.kill} (Linux 5.14+).
+     *
+     * @return the cgroup, or empty where none can be made here (no unified hierarchy, no {@code cgroup.kill}, not
+     *         permitted: an unprivileged user), which is not an error
+     */
+    static java.util.Optional<JobCgroup> forKilling(Path sysfsRoot, Path procfsRoot) {
+        Path root = sysfsRoot.resolve("fs/cgroup");
+        Path unified = Files.isRegularFile(root.resolve("cgroup.controllers")) ? root
+                : Files.isRegularFile(root.resolve("unified/cgroup.controllers")) ? root.resolve("unified") : null;
+        if (unified == null || !Files.isWritable(unified)) {
+            return java.util.Optional.empty();
+        }
+        String own;
+        try {
+            own = ownPath(procfsRoot, "0::");
+        } catch (IOException e) {
+            own = null;
+        }
+        String name = "procscope-job-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
+        List<String> parents = own != null && !own.equals("/") && own.startsWith("/") && !own.contains("..")
+                ? List.of(own, "") : List.of("");
+        for (String parent : parents) {
+            Path dir = unified.resolve(parent.isEmpty() ? name : parent.substring(1) + "/" + name);
+            try {
+                Files.createDirectory(dir);
+            } catch (IOException | RuntimeException e) {
+                continue;
+            }
+            JobCgroup cg = new JobCgroup(dir, parent + "/" + name, 2);
+            if (cg.canKill() && Files.isWritable(cg.procsFile())) {
+                return java.util.Optional.of(cg);
+            }
+            cg.remove();
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** @return its directory */
+    Path dir() {
+        return dir;
+    }
+
+    /** @return whether every process in it can be ended at once: a v2 cgroup with {@code cgroup.kill} */
+    boolean canKill() {
+        return version == 2 && JobSentinel.canKill(dir);
     }
 
     private static String ownPath(Path procfsRoot, String controller) throws IOException {

@@ -50,6 +50,8 @@ import java.util.concurrent.TimeoutException;
 final class LinuxJob implements Job {
     private static final long TICK_MS = 20;
     private static final Duration KILL_WAIT = Duration.ofSeconds(5);
+    /** How long the end of the job's output may take to reach its file once its processes have ended. */
+    private static final Duration OUTPUT_WAIT = Duration.ofSeconds(5);
 
     private final JobSpec spec;
     private final ProcessKey leader;
@@ -63,6 +65,11 @@ final class LinuxJob implements Job {
     private final long selfPid;
     private final Optional<Gpus> gpus;
     private final Optional<JobCgroup> cgroup;
+    /** The cgroup that holds the job for {@code cgroup.kill} (the memory cgroup itself, where that can). */
+    private final Optional<JobCgroup> killGroup;
+    private final Optional<JobSentinel> sentinel;
+    private final Optional<OutputPump> pump;
+    private final Forwarding forwarding;
     private final Map<Integer, Long> peakGpu = new java.util.TreeMap<>();
     private final CompletableFuture<JobReport> report = new CompletableFuture<>();
 
@@ -81,11 +88,15 @@ final class LinuxJob implements Job {
     private long graceDeadlineNanos = Long.MAX_VALUE;
     private boolean killedAfterGrace;
     private volatile boolean ended;
-    private PreemptionGuard guard;
 
     LinuxJob(JobSpec spec, ProcessKey leader, Instant started, ProcessCalls nat, ProcessTable table, Signals signals,
              KernelLog kernelLog, ProcessMemory memory, JobTreeSampler sampler, Optional<Gpus> gpus,
-             Optional<JobCgroup> cgroup) {
+             Optional<JobCgroup> cgroup, Optional<JobCgroup> killGroup, Optional<JobSentinel> sentinel,
+             Optional<OutputPump> pump, Forwarding forwarding) {
+        this.forwarding = forwarding;
+        this.killGroup = killGroup;
+        this.sentinel = sentinel;
+        this.pump = pump;
         this.memory = memory;
         this.gpus = gpus;
         this.cgroup = cgroup;
@@ -100,12 +111,9 @@ final class LinuxJob implements Job {
         this.selfPid = nat.selfPid();
     }
 
-    /** Installs the forwarding handlers and starts the supervising thread. */
+    /** Passes on the signals that the forwarding handlers take, and starts the supervising thread. */
     void begin() {
-        if (!spec.forwardedSignals().isEmpty()) {
-            guard = PreemptionGuard.builder().signals(spec.forwardedSignals()).procfs(table)
-                    .listener(r -> forward(r.signal())).install();
-        }
+        forwarding.attach(this);
         Thread t = new Thread(this::supervise, "procscope-job-" + leader.pid());
         t.setDaemon(true);
         t.start();
@@ -119,6 +127,11 @@ final class LinuxJob implements Job {
     @Override
     public JobSpec spec() {
         return spec;
+    }
+
+    @Override
+    public List<PreemptionGuard.Refusal> notForwarded() {
+        return forwarding.refused();
     }
 
     @Override
@@ -192,19 +205,33 @@ final class LinuxJob implements Job {
     }
 
     private void supervise() {
+        JobReport r = null;
+        Throwable failure = null;
         try {
-            report.complete(superviseAndReport());
+            r = superviseAndReport();
         } catch (Throwable t) {
-            report.completeExceptionally(t);
-        } finally {
+            failure = t;
+        }
+        // Undone before the report is handed over: a caller that exits as soon as it has the report (the CLI's run)
+        // would otherwise leave the cgroups behind, and the sentinel waiting.
+        try {
             synchronized (this) {
                 ended = true;
             }
-            if (guard != null) {
-                guard.close();
-            }
+            forwarding.close();
+            sentinel.ifPresent(JobSentinel::done);
             cgroup.ifPresent(JobCgroup::remove);
+            killGroup.filter(k -> cgroup.isEmpty() || k != cgroup.get()).ifPresent(JobCgroup::remove);
             LinuxJobSupervisor.jobEnded(nat);
+        } catch (Throwable t) {
+            if (failure == null) {
+                failure = t;
+            }
+        }
+        if (failure != null) {
+            report.completeExceptionally(failure);
+        } else {
+            report.complete(r);
         }
     }
 
@@ -245,6 +272,11 @@ final class LinuxJob implements Job {
         }
         List<Straggler> stragglers = endStragglers();
         Instant end = Instant.now();
+        // Every process of the job has ended: the pipe ends unless a process that left the job still holds it.
+        Optional<io.github.procscope.api.job.LostOutput> lost = Optional.empty();
+        if (pump.isPresent()) {
+            lost = pump.get().finish(OUTPUT_WAIT);
+        }
         List<GpuGhost> ghosts = gpus.map(this::ghosts).orElse(List.of());
         synchronized (this) {
             ended = true;
@@ -252,7 +284,7 @@ final class LinuxJob implements Job {
             return new JobReport(spec.command(), leader.pid(), started, end, explain(status),
                     peakRss, peakProcessRss, peakGpu, cpuTotal, seen.size(), stragglers, forwarded,
                     peakPss < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(peakPss), peakThreads,
-                    events, eventsOmitted, ghosts);
+                    events, eventsOmitted, ghosts, lost);
         }
     }
 
@@ -487,11 +519,16 @@ final class LinuxJob implements Job {
         if (!fwd.isEmpty()) {
             ForwardedSignal first = fwd.get(0);
             String how = afterGrace
-                    ? "it did not end within the grace period of " + human(spec.grace()) + " and was killed with SIGKILL"
+                    ? "it did not end within the grace period of " + human(spec.grace())
+                            + ", so procscope sent SIGKILL to every process of the job"
                     : "it ended within the grace period of " + human(spec.grace());
+            String ending = afterGrace && status instanceof ExitStatus.Killed k && k.signal() == Signal.KILL
+                    ? "Killed by SIGKILL (9), the one procscope sent: SIGKILL cannot be caught, so nothing of the job"
+                            + " ran afterwards (no handler, no finally block, no shutdown hook)."
+                    : status.explain();
             return new JobEnding(status, JobEnding.Cause.PREEMPTED, "preempted: " + first.signal().fullName()
                     + " was forwarded to " + first.processes() + " process(es) of the job; " + how + ". "
-                    + status.explain(), Optional.empty());
+                    + ending, Optional.empty());
         }
         long counted = cgroup.map(c -> c.oomKills().orElse(0)).orElse(0L);
         if (status instanceof ExitStatus.Killed k && k.signal() == Signal.KILL || counted > 0) {

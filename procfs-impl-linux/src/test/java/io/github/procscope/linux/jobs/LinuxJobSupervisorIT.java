@@ -91,6 +91,10 @@ class LinuxJobSupervisorIT {
         assertEquals(JobEnding.Cause.PREEMPTED, r.exit().cause());
         assertEquals(Signal.KILL, ((ExitStatus.Killed) r.exit().status()).signal());
         assertTrue(r.exit().explanation().contains("did not end within the grace period"), r.exit().explanation());
+        // procscope sent the KILL itself: the explanation says so, and points at no one else.
+        assertTrue(r.exit().explanation().contains("the one procscope sent"), r.exit().explanation());
+        assertFalse(r.exit().explanation().contains("OOM"), r.exit().explanation());
+        assertFalse(r.exit().explanation().contains("If nobody sent it"), r.exit().explanation());
     }
 
     @Test
@@ -210,5 +214,87 @@ class LinuxJobSupervisorIT {
         List<String> fds = Files.readAllLines(out);
         // 0, 1, 2, and the descriptor the shell opened for its redirection
         assertTrue(fds.size() <= 4, "the job inherited " + fds);
+    }
+
+    /**
+     * The kernel sends the parent-death signal when the thread that spawned the child ends, not the process: every
+     * job is spawned on one thread that lives as long as the JVM, so a job started from a thread that then ends
+     * runs on, and ends by itself.
+     */
+    @Test
+    void aJobStartedFromAThreadThatEndsRunsOn(@TempDir Path tmp) throws Exception {
+        Path done = tmp.resolve("done");
+        Job[] job = new Job[1];
+        Thread starter = new Thread(() -> job[0] = scope.jobs().start(JobSpec.of("sh", "-c",
+                "sleep 1; echo survived > \"$0\"", done.toString()).withForwardedSignals(List.of())));
+        starter.start();
+        starter.join();
+        JobReport r = job[0].await(WAIT).orElseThrow();
+        assertEquals(ExitStatus.exited(0), r.exit().status(), r.exit().explanation());
+        assertEquals("survived\n", Files.readString(done));
+    }
+
+    /**
+     * The wrapper a job starts in checks, after {@code setpriv} armed the parent-death signal, that its parent is
+     * still the supervisor; if the supervisor died before (here: the parent is not the pid it was told), it runs
+     * nothing and exits with 125.
+     */
+    @Test
+    void theWrapperRunsNothingOnceItsSupervisorIsGone(@TempDir Path tmp) throws Exception {
+        java.util.Optional<Path> setpriv = LinuxJobSupervisor.pdeathsigSetter();
+        org.junit.jupiter.api.Assumptions.assumeTrue(setpriv.isPresent(), "no setpriv --pdeathsig here");
+        Path ran = tmp.resolve("ran");
+        List<String> touch = List.of("sh", "-c", "echo ran > \"$0\"", ran.toString());
+        long self = ProcessHandle.current().pid();
+        Process gone = new ProcessBuilder(LinuxJobSupervisor.wrapped(touch, setpriv, self + 1_000_000,
+                java.util.Optional.empty(), java.util.Optional.empty(), false)).start();
+        assertTrue(gone.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(125, gone.exitValue());
+        assertFalse(Files.exists(ran), "the command did not run");
+        Process here = new ProcessBuilder(LinuxJobSupervisor.wrapped(touch, setpriv, self,
+                java.util.Optional.empty(), java.util.Optional.empty(), false)).start();
+        assertTrue(here.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, here.exitValue());
+        assertEquals("ran\n", Files.readString(ran));
+    }
+
+    /**
+     * A job's output goes through a pipe into its file; on a file system that fills up (a 64 KiB tmpfs), what the
+     * file could not take is counted to the byte, with the reason, and the job still ends with its own status.
+     */
+    @Test
+    void outputTheFileCannotTakeIsCountedToTheByte(@TempDir Path tmp) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounts a tmpfs");
+        Path small = Files.createDirectory(tmp.resolve("small"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", small.toString())
+                .redirectErrorStream(true).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor(60, TimeUnit.SECONDS) && mount.exitValue() == 0,
+                "cannot mount a tmpfs here");
+        try {
+            Path log = small.resolve("job.log");
+            // 3,000 lines of 64 bytes: 192,000 bytes, three times what the file system holds
+            String line = "0123456789012345678901234567890123456789012345678901234567890ab";
+            JobReport r = run(JobSpec.of("sh", "-c", "i=0; while [ $i -lt 3000 ]; do echo " + line
+                    + "; i=$((i+1)); done; exit 3").withForwardedSignals(List.of()).withOutput(log));
+            assertEquals(3, r.exit().status().shellStatus(), r.exit().explanation());
+            long held = size(log);
+            io.github.procscope.api.job.LostOutput lost = r.lostOutput().orElseThrow(() ->
+                    new AssertionError("nothing was counted lost, the file holds " + held));
+            assertEquals(3000L * 64, size(log) + lost.bytes(), "every byte written or counted");
+            assertTrue(lost.reason().contains("No space left on device"), lost.reason());
+            assertFalse(lost.since().isBefore(r.startTime()));
+            assertTrue(Files.readString(log).startsWith(line + "\n"));
+
+            JobReport fits = run(JobSpec.of("sh", "-c", "echo out; echo err >&2").withForwardedSignals(List.of())
+                    .withOutput(tmp.resolve("fits.log")));
+            assertTrue(fits.lostOutput().isEmpty());
+            assertEquals("out\nerr\n", Files.readString(tmp.resolve("fits.log")));
+        } finally {
+            new ProcessBuilder("umount", small.toString()).start().waitFor(60, TimeUnit.SECONDS);
+        }
+    }
+
+    private static long size(Path p) throws java.io.IOException {
+        return Files.size(p);
     }
 }
