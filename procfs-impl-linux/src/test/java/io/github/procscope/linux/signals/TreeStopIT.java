@@ -110,7 +110,7 @@ class TreeStopIT {
         LinuxSignals signals = signals(pidfd);
         assertTrue(signals.dispositions(pids.get("grandC1")).ignoresTerm(), "grandC1 ignores TERM");
         Map<String, ProcessKey> keys = new HashMap<>();
-        pids.forEach((name, pid) -> keys.put(name, proc.key(pid)));
+        pids.forEach((name, pid) -> keys.put(name, proc.key(pid).withoutInode())); // (pid, start time), as listed
         // The exact identities (with the pidfs inode, where the kernel gives one), as Signals.key reads them.
         Map<String, ProcessKey> exact = new HashMap<>();
         pids.forEach((name, pid) -> exact.put(name, signals.key(pid)));
@@ -184,7 +184,10 @@ class TreeStopIT {
 
         StopReport r = signals(pidfd).stopTree(rootKey, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(5)));
 
-        assertEquals(2, r.processes().size(), r.toString());
+        assertEquals(3, r.processes().size(), r.toString());
+        StopReport.StoppedProcess first = r.processes().get(0);
+        assertEquals(rootKey, first.key(), "the root named is listed first: " + r);
+        assertEquals(Ending.GONE, first.ending(), "it had exited before the stop: " + r);
         for (long pid : pids.values()) {
             StopReport.StoppedProcess p = r.find(pid).orElseThrow(() -> new AssertionError(r.toString()));
             assertEquals(Ending.TERM, p.ending());
