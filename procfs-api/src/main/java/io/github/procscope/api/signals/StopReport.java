@@ -50,7 +50,8 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
      *                   signalled through where the kernel has one (Linux 6.9 and later); for the process the
      *                   caller named, the caller's key (completed with that inode)
      * @param comm       its command name, as it was when found ({@code /proc/PID/stat} field 2); {@code "?"} for the
-     *                   process the caller named when it was gone before the stop could read it
+     *                   process the caller named when it was gone before the stop could read it (or its identity
+     *                   could not be checked, {@link Ending#NOT_PERMITTED})
      * @param ending     how it ended, or why it did not
      * @param after      time from the start of the stop until it was seen gone (for
      *                   {@link Ending#SURVIVED} and {@link Ending#NOT_PERMITTED}, until the stop gave up on it)

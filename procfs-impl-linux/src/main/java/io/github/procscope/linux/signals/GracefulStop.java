@@ -418,6 +418,10 @@ final class GracefulStop {
                 return null; // another process holds the pid now: the next scan sees it for what it is
             }
             OptionalLong ino = nat.pidfdInode(fd);
+            if (isTarget && signals.uncheckable(fd, target)) {
+                // Left alone: no check here could tell it from a newcomer of the same tick.
+                return admitted(target, UNKNOWN_COMM, now, Ending.NOT_PERMITTED, start);
+            }
             if (isTarget && target.pidfsInode().isPresent() && ino.isPresent()
                     && ino.getAsLong() != target.pidfsInode().getAsLong()) {
                 return null; // a newcomer within the same tick: the target is gone

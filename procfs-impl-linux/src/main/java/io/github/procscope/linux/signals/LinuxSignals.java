@@ -254,6 +254,11 @@ public final class LinuxSignals implements Signals {
             return new SendResult(pid, false, signal, Outcome.NOT_PERMITTED, "cannot verify pid " + pid
                     + ": its /proc entry is hidden from this user (hidepid), so nothing was sent");
         }
+        if (uncheckable(pidfd, target)) {
+            return new SendResult(pid, false, signal, Outcome.NOT_PERMITTED, "cannot verify pid " + pid
+                    + ": the pidfs inode of its pidfd cannot be read, so it cannot be told from a process that took"
+                    + " its pid; nothing was sent");
+        }
         String mismatch = identityMismatch(pidfd, target, now);
         if (mismatch != null) {
             return new SendResult(pid, false, signal, Outcome.PID_REUSED, mismatch);
@@ -267,6 +272,16 @@ public final class LinuxSignals implements Signals {
             return sendByKill(target, signal);
         }
         return result(pid, false, signal, errno, now.comm());
+    }
+
+    /**
+     * @param pidfd a pidfd opened on the key's pid
+     * @param key   the identity meant
+     * @return whether the key has a pidfs inode, pidfds have inodes here, and this pidfd's cannot be read: the
+     *         identity cannot be checked (the start time would not tell a newcomer of the same tick apart)
+     */
+    boolean uncheckable(int pidfd, ProcessKey key) {
+        return key.pidfsInode().isPresent() && nat.pidfsInodes() && nat.pidfdInode(pidfd).isEmpty();
     }
 
     /**
