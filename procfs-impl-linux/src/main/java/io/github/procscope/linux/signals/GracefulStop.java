@@ -309,12 +309,15 @@ final class GracefulStop {
     }
 
     /**
-     * Adds the members among a scan's candidates and signals them: the target first (or, if it is not running, it
+     * Adds the members among a scan's candidates, then signals them: the target first (or, if it is not running, it
      * is listed as gone before the others are looked at, since they may belong through it), then the others in
-     * the order found. @return whether any live one was new
+     * the order found. Every candidate is checked before any is signalled, so that a parent's end caused by the
+     * stop does not hide its children (re-parented away, they would no longer read as its). @return whether any
+     * live one was new
      */
     private boolean admit(ExitWaiter waiter, List<ProcessInfo> found, boolean killPhase, long start) {
-        boolean anyNew = false;
+        List<Member> admitted = new ArrayList<>();
+        List<ProcessInfo> as = new ArrayList<>();
         ProcessInfo targetFound = null;
         if (!targetSettled) {
             for (ProcessInfo p : found) {
@@ -323,7 +326,8 @@ final class GracefulStop {
                     Member m = usePidfd ? checkThroughPidfd(p, true, OptionalLong.empty(), waiter, start)
                             : checkByStartTime(p, true, waiter, start);
                     targetSettled = m != null;
-                    anyNew |= signalNew(m, p, waiter, killPhase, start);
+                    admitted.add(m);
+                    as.add(p);
                     break;
                 }
             }
@@ -341,9 +345,13 @@ final class GracefulStop {
                 }
                 endedTwin = twin.key.pidfsInode(); // an ended member: the pidfd's inode tells a newcomer apart
             }
-            Member m = usePidfd ? checkThroughPidfd(p, false, endedTwin, waiter, start)
-                    : checkByStartTime(p, false, waiter, start);
-            anyNew |= signalNew(m, p, waiter, killPhase, start);
+            admitted.add(usePidfd ? checkThroughPidfd(p, false, endedTwin, waiter, start)
+                    : checkByStartTime(p, false, waiter, start));
+            as.add(p);
+        }
+        boolean anyNew = false;
+        for (int i = 0; i < admitted.size(); i++) {
+            anyNew |= signalNew(admitted.get(i), as.get(i), waiter, killPhase, start);
         }
         return anyNew;
     }

@@ -194,4 +194,28 @@ class TreeStopIT {
             assertTrue(gone(pid, p.key().startTimeTicks()));
         }
     }
+
+    @ParameterizedTest(name = "pidfd={0}")
+    @ValueSource(booleans = {true, false})
+    void aRootThatTermEndsAtOnceDoesNotHideItsChildren(boolean pidfd) throws Exception {
+        // A root that leads no group or session of its own (so its children can be found through it only) and runs
+        // on a CPU, so that TERM ends it at once: its children are checked before anything is sent, not after its
+        // end has re-parented them away. Ten trees, since a root's end takes its own time to come.
+        for (int i = 0; i < 10; i++) {
+            Process root = spawned.start("sh", "-c",
+                    "sleep 1000 & echo \"a $!\"; sleep 1000 & echo \"b $!\"; echo ready; while :; do :; done");
+            Map<String, Long> pids = readPids(root, 2);
+            Spawned.await(TIMEOUT, "both children to run sleep", () -> pids.values().stream()
+                    .allMatch(pid -> proc.find(pid).map(p -> p.comm().equals("sleep")).orElse(false)));
+
+            StopReport r = signals(pidfd).stopTree(root, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(10)));
+
+            assertEquals(3, r.processes().size(), "the root and both children:\n" + r);
+            assertEquals(root.pid(), r.processes().get(0).pid(), r.toString());
+            for (StopReport.StoppedProcess p : r.processes()) {
+                assertEquals(Ending.TERM, p.ending(), r.toString());
+                assertTrue(gone(p.pid(), p.key().startTimeTicks()), p + " still runs");
+            }
+        }
+    }
 }
