@@ -227,7 +227,12 @@ public record ProcessInfo(
         return stat.startTimeTicks();
     }
 
-    /** @return the process's identity, pid with start time, for actions that must not hit a recycled pid */
+    /**
+     * @return the process's identity as a listing reads it: pid with start time, without a pidfs inode (reading one
+     *         costs a pidfd per process). It is exact to one clock tick: a process that takes this pid within the
+     *         same tick has an equal key. For an action on one process, {@link ProcessTable#key(long)} reads the
+     *         exact form.
+     */
     public ProcessKey key() {
         return new ProcessKey(stat.pid(), stat.startTimeTicks());
     }

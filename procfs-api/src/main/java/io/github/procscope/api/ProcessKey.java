@@ -21,7 +21,8 @@ import java.util.OptionalLong;
  *       this key cannot tell them apart.</li>
  * </ul>
  * A key read from a listing ({@link ProcessInfo#key()}) has no inode: reading one costs a pidfd per process.
- * {@code Signals.key(pid)} and {@code Signals.key(ProcessHandle)} read the exact form.
+ * {@link ProcessTable#key(long)} (on the live system), {@code Signals.key(pid)} and
+ * {@code Signals.key(ProcessHandle)} read the exact form.
  *
  * <p>Two keys are equal when all three components are: a key with an inode and the same process's key
  * without one are not equal; compare {@link #pid()} and {@link #startTimeTicks()} to match them.
@@ -63,6 +64,18 @@ public record ProcessKey(long pid, long startTimeTicks, OptionalLong pidfsInode)
     /** @return this key without its pidfs inode: the (pid, start time) form a listing gives */
     public ProcessKey withoutInode() {
         return pidfsInode.isEmpty() ? this : new ProcessKey(pid, startTimeTicks);
+    }
+
+    /**
+     * @param other another key
+     * @return whether both keys can name one process: the same pid and start time, and the same pidfs inode where
+     *         both carry one (so a listing's key, without an inode, matches the exact key of its process)
+     */
+    public boolean matches(ProcessKey other) {
+        Objects.requireNonNull(other, "other");
+        return pid == other.pid && startTimeTicks == other.startTimeTicks
+                && (pidfsInode.isEmpty() || other.pidfsInode.isEmpty()
+                || pidfsInode.getAsLong() == other.pidfsInode.getAsLong());
     }
 
     /**

@@ -93,7 +93,8 @@ public final class ProcessSnapshot {
 
     /**
      * @param key a process identity
-     * @return the process, if this snapshot holds that pid with that start time
+     * @return the process, if this snapshot holds that pid with that start time (a snapshot reads no pidfs inode,
+     *         so a key's inode is not compared: a process that took the pid within the key's clock tick matches)
      */
     public Optional<ProcessInfo> find(ProcessKey key) {
         ProcessInfo p = index().get(key.pid());

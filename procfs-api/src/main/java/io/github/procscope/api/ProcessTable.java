@@ -149,8 +149,15 @@ public interface ProcessTable {
     }
 
     /**
+     * The identity of the process that holds a pid, as exact as the kernel allows: on the live system's
+     * {@code /proc}, read through a pidfd, with the pidfd's pidfs inode where pidfds live on pidfs (Linux 6.9 and
+     * later), so that a process that takes the pid later, even within the same clock tick, is never taken for this
+     * one (the form {@link io.github.procscope.api.signals.Signals#key(long)} reads). Under another root, for a
+     * process that has exited (a zombie), or where no pidfd can be had: the pid with its start time, as a
+     * listing's {@link ProcessInfo#key()}.
+     *
      * @param pid a process id
-     * @return its identity: the pid with its start time
+     * @return its identity
      * @throws NoSuchProcessException if it does not exist
      */
     default ProcessKey key(long pid) {

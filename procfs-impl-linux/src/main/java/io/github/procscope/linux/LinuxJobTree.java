@@ -151,7 +151,7 @@ final class LinuxJobTree implements JobTree {
         Map<Long, Found> found = new LinkedHashMap<>();
         ArrayDeque<Found> queue = new ArrayDeque<>();
         ProcessInfo rootNow = r.process(root.pid());
-        if (rootNow != null && rootNow.key().equals(root)) {
+        if (rootNow != null && root.matches(rootNow.key())) {
             add(new Found(rootNow, false), found, queue);
             walk(r, found, queue);
         }

@@ -255,7 +255,7 @@ public final class LinuxProcessEvents implements ProcessEvents {
     private void checkRunning(ProcessKey root) {
         Known k = readStat(procfs.root().resolve(Long.toString(root.pid())).resolve("stat"), root.pid(),
                 procfs.kernelConstants());
-        if (k == null || !root.equals(k.key())) {
+        if (k == null || !root.matches(k.key())) {
             throw new NoSuchProcessException(root.pid());
         }
     }
@@ -319,7 +319,7 @@ public final class LinuxProcessEvents implements ProcessEvents {
                 // before the first event, so that exits of processes already running carry their identity
                 Map<ProcessKey, ProcessInfo> all = resync();
                 if (root != null) {
-                    if (!all.containsKey(root)) {
+                    if (!all.containsKey(root.withoutInode())) {
                         throw new NoSuchProcessException(root.pid());
                     }
                     followTree(all.values());

@@ -64,6 +64,10 @@ import java.util.Set;
  */
 public final class LinuxProcfs implements ProcessTable {
     private static final Path DEFAULT_ROOT = Path.of("/proc");
+    /** {@code ESRCH}: no such process. */
+    private static final int ESRCH = 3;
+    /** {@link #pidfdCalls} where no pidfd can be opened. */
+    private static final Object NO_PIDFDS = new Object();
     /** The boot instant at sub-second precision, by procfs root and {@code btime} ({@link Builder#build()}). */
     private static final java.util.concurrent.ConcurrentHashMap<String, Instant> PRECISE_BOOT =
             new java.util.concurrent.ConcurrentHashMap<>();
@@ -78,6 +82,8 @@ public final class LinuxProcfs implements ProcessTable {
     private final NativeWall wall;
     /** How open descriptors are counted under this root, found at the first count ({@link FdCounter#of}). */
     private volatile FdCounter fdCounter;
+    /** The process calls {@link #key(long)} opens pidfds with, once known; {@link #NO_PIDFDS} where there are none. */
+    private volatile Object pidfdCalls;
 
     private LinuxProcfs(Path root, KernelConstants constants, Instant bootTime, boolean nativeReads, NativeWall wall) {
         this.root = root;
@@ -206,16 +212,114 @@ public final class LinuxProcfs implements ProcessTable {
     }
 
     /**
-     * Reads the identity from {@code /proc/PID/stat} alone: the check behind every read that takes a
-     * {@link ProcessKey} costs one file, not the three of {@link #process(long)}.
+     * The identity of the process that holds the pid, as exact as this kernel allows. Under the live
+     * {@code /proc} (this JVM's own, in its PID namespace), a pidfd is opened on the pid, {@code /proc/PID/stat}
+     * read, and the pidfd seen not to have exited afterwards, so that the start time read is its process's; the
+     * key then carries the pidfd's pidfs inode (Linux 6.9 and later), which tells apart two processes that took
+     * the pid within one clock tick. Under another root, for a process that has exited (a zombie), or where no
+     * pidfd can be had (a kernel before 5.3, a seccomp filter, no descriptors left), it is (pid, start time), as
+     * {@link #plainKey(long)} reads it.
      */
     @Override
     public ProcessKey key(long pid) {
+        Pids.requireValid(pid);
+        ProcessCalls calls = pidfdCalls();
+        if (calls == null) {
+            return plainKey(pid);
+        }
+        int fd = calls.pidfdOpen(pid);
+        if (fd == -ESRCH) {
+            throw new NoSuchProcessException(pid, "no such process: " + pid);
+        }
+        if (fd < 0) {
+            return plainKey(pid);
+        }
+        try {
+            ProcessKey plain = plainKey(pid);
+            if (calls.pidfdExited(fd)) {
+                return plain; // exited: the stat read may even be of a process that took the pid since
+            }
+            java.util.OptionalLong ino = calls.pidfdInode(fd);
+            return ino.isPresent() ? new ProcessKey(pid, plain.startTimeTicks(), ino) : plain;
+        } finally {
+            calls.close(fd);
+        }
+    }
+
+    /**
+     * Reads the identity from {@code /proc/PID/stat} alone: (pid, start time), exact to one clock tick, the form
+     * a listing gives ({@link ProcessInfo#key()}); the check behind every read that takes a key without a pidfs
+     * inode costs one file.
+     *
+     * @param pid a process id
+     * @return its (pid, start time)
+     * @throws NoSuchProcessException if no process holds the pid
+     */
+    public ProcessKey plainKey(long pid) {
         Pids.requireValid(pid);
         Path dir = Path.of(prefix + pid);
         ProcessStat stat = ProcessLiveness.read(pid, dir, new ProcBuffer(4096), constants);
         requireSameId(dir.resolve("stat"), stat, pid);
         return new ProcessKey(pid, stat.startTimeTicks());
+    }
+
+    /** @return the process calls to open pidfds with, or null: not the live {@code /proc}, or no pidfds here */
+    private ProcessCalls pidfdCalls() {
+        Object c = pidfdCalls;
+        if (c == null) {
+            c = NO_PIDFDS;
+            if (isThisSystemsProc()) {
+                try {
+                    ProcessCalls calls = ProcessCalls.get();
+                    if (calls.pidfdPossible()) {
+                        c = calls;
+                    }
+                } catch (RuntimeException e) {
+                    // no native binding (SignalsUnavailableException): keys are (pid, start time)
+                }
+            }
+            pidfdCalls = c;
+        }
+        return c == NO_PIDFDS ? null : (ProcessCalls) c;
+    }
+
+    /**
+     * @return whether this root is the {@code /proc} of this JVM's PID namespace: the pids it shows are the ones
+     *         {@code pidfd_open(2)} takes ({@code self} there is this JVM)
+     */
+    private boolean isThisSystemsProc() {
+        try {
+            return root.toRealPath().equals(DEFAULT_ROOT.toRealPath()) && Files.readSymbolicLink(root.resolve("self"))
+                    .toString().equals(Long.toString(ProcessHandle.current().pid()));
+        } catch (IOException | UnsupportedOperationException | SecurityException e) {
+            return false;
+        }
+    }
+
+    @Override
+    public ProcessStatus status(ProcessKey key) {
+        ProcessStatus s = status(key.pid());
+        key.requireSameAs(checkKey(key));
+        return s;
+    }
+
+    @Override
+    public List<String> cmdline(ProcessKey key) {
+        List<String> c = cmdline(key.pid());
+        key.requireSameAs(checkKey(key));
+        return c;
+    }
+
+    @Override
+    public List<ThreadInfo> threads(ProcessKey key, Set<Facet> facets) {
+        List<ThreadInfo> t = threads(key.pid(), facets);
+        key.requireSameAs(checkKey(key));
+        return t;
+    }
+
+    /** @return the key to check a reading against: exact for a key with a pidfs inode, else (pid, start time) */
+    private ProcessKey checkKey(ProcessKey key) {
+        return key.pidfsInode().isPresent() ? key(key.pid()) : plainKey(key.pid());
     }
 
     @Override

@@ -118,7 +118,7 @@ final class PidfdWatch implements AutoCloseable {
                         + (-fd == NativeWall.ENOSYS ? " (the kernel is older than 5.3)" : ""));
             }
             Member m = w.member(fd, root.pid(), -1);
-            if (m == null || !m.key.equals(root)) {
+            if (m == null || !root.matches(m.key)) {
                 wall.close(fd);
                 throw new NoSuchProcessException(root.pid());
             }

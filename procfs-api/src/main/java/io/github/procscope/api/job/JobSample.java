@@ -47,7 +47,7 @@ public record JobSample(ProcessKey root, Instant takenAt, Duration uptime, List<
 
     /** @return whether the root itself is still among the members (alive, not a zombie) */
     public boolean rootAlive() {
-        return !members.isEmpty() && members.get(0).process().key().equals(root)
+        return !members.isEmpty() && root.matches(members.get(0).process().key())
                 && members.get(0).process().state() != io.github.procscope.api.ProcessState.ZOMBIE;
     }
 

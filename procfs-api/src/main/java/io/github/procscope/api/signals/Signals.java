@@ -11,7 +11,7 @@ import io.github.procscope.api.ProcessKey;
  *
  * <pre>{@code
  * Signals signals = Signals.system();
- * ProcessKey worker = ProcessTable.system().key(4188);         // pid + start time
+ * ProcessKey worker = ProcessTable.system().key(4188);         // pid + start time (+ pidfs inode)
  * SendResult r = signals.send(worker, Signal.TERM);           // refused if pid 4188 was recycled
  * StopReport report = signals.stopTree(worker, StopOptions.defaults());
  * report.processes().forEach(p -> System.out.println(p));     // pid, comm, TERM/KILL/GONE, after ms
@@ -20,9 +20,18 @@ import io.github.procscope.api.ProcessKey;
  * <p><b>Identity.</b> Where the kernel has pidfds (Linux 5.3 and later), every action opens a pidfd on the
  * target, checks the identity through it, and signals through it ({@code pidfd_send_signal(2)}): the process
  * checked is the process signalled, even if it exits and its pid is taken in between. Where pidfds live on
- * pidfs (Linux 6.9 and later), a key from {@link #key(long)} or {@link #key(ProcessHandle)} carries the
- * pidfd's inode number, and the check compares it: exact. Elsewhere the check compares start times, which
- * cannot tell apart two processes that took the same pid within one clock tick (see {@link ProcessKey}).
+ * pidfs (Linux 6.9 and later), a key from {@link #key(long)}, {@link #key(ProcessHandle)} or
+ * {@code ProcessTable.key(pid)} carries the pidfd's inode number, and the check compares it: exact. Elsewhere,
+ * and for a key from a listing ({@code ProcessInfo.key()}), the check compares start times, which cannot tell
+ * apart two processes that took the same pid within one clock tick (see {@link ProcessKey}).
+ *
+ * <p><b>Stops</b> hold one identity from the key to every signal: the process named, and each process a scan
+ * finds in its group or tree, becomes a member only through a pidfd, on a reading of its {@code /proc} entry taken
+ * after that pidfd was opened (and seen to be its process's), and it gets every signal through that pidfd. A tree's
+ * member is one whose parent, as that reading names it, is a member still running (checked through the parent's
+ * pidfd), or that is in a group or session a member made; a process that took a member's pid is none of these. The
+ * report lists the process named first, as {@link StopReport.Ending#GONE} when it was not running when the stop
+ * started (gone, or its pid taken by another process), and never lists as gone a process that runs.
  *
  * <p><b>Refusals</b> (an {@link IllegalArgumentException} whose message says why and that nothing was sent):
  * <ul>
@@ -141,7 +150,8 @@ public interface Signals {
      *
      * @param target  the process
      * @param options signal, grace period and backoff
-     * @return the report, with one entry
+     * @return the report, with one entry: {@link StopReport.Ending#GONE} if the process was not running when the
+     *         stop started (its pid free, or taken by another process, which gets nothing)
      * @throws IllegalArgumentException if the target is refused (see above); nothing was sent
      */
     StopReport stop(ProcessKey target, StopOptions options);
@@ -182,7 +192,8 @@ public interface Signals {
      *
      * @param root    the root of the tree
      * @param options signal, grace period and backoff
-     * @return the report, one entry per process found
+     * @return the report, the root first (as {@link StopReport.Ending#GONE} if it was not running when the stop
+     *         started), then one entry per other member found
      * @throws IllegalArgumentException if the root is refused (see above), or the tree contains this JVM and
      *                                  self-signalling was not allowed; nothing was sent
      */

@@ -12,7 +12,9 @@ import java.util.Optional;
 /**
  * The outcome of a graceful stop: every process that was part of the target, how it ended and after
  * how long. Processes are listed in the order they were found (the first scan, then those that
- * appeared later: children forked during the shutdown), and by pid within one scan.
+ * appeared later: children forked during the shutdown), and by pid within one scan; the process the caller
+ * named (the one stopped, or the root of a tree) comes first, as {@link Ending#GONE} when it was not running
+ * when the stop started.
  *
  * @param target      what was stopped, in words ({@code "process 4121 (python)"},
  *                    {@code "process group 4121"}, {@code "tree of 4121 (python)"})
@@ -30,7 +32,10 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
         TERM,
         /** It outlived the grace period and ended after KILL. */
         KILL,
-        /** It was gone before anything was sent to it (exited, or its pid now names another process). */
+        /**
+         * It was gone before anything was sent to it (exited, or its pid now names another process, which is not
+         * listed for it and got nothing).
+         */
         GONE,
         /** It was still alive when the wait after KILL ran out (for example stuck in state D). */
         SURVIVED,
@@ -41,8 +46,12 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
     /**
      * One process of a stop.
      *
-     * @param key        its identity (pid and start time)
-     * @param comm       its command name, as it was when found ({@code /proc/PID/stat} field 2)
+     * @param key        its identity: pid and start time, with the pidfs inode of the pidfd it was checked and
+     *                   signalled through where the kernel has one (Linux 6.9 and later); for the process the
+     *                   caller named, the caller's key (completed with that inode)
+     * @param comm       its command name, as it was when found ({@code /proc/PID/stat} field 2); {@code "?"} for the
+     *                   process the caller named when it was gone before the stop could read it (or its identity
+     *                   could not be checked, {@link Ending#NOT_PERMITTED})
      * @param ending     how it ended, or why it did not
      * @param after      time from the start of the stop until it was seen gone (for
      *                   {@link Ending#SURVIVED} and {@link Ending#NOT_PERMITTED}, until the stop gave up on it)

@@ -3,15 +3,14 @@ package io.github.procscope.linux.signals;
 import io.github.procscope.linux.ProcessCalls;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.linux.internal.NativeAccess;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Waits for processes to end without spinning. Each watched process gets a pidfd
- * ({@code pidfd_open(2)}, Linux 5.3 and later), and one {@code poll(2)} blocks until any of them exits.
+ * Waits for processes to end without spinning. A watched process has a pidfd ({@code pidfd_open(2)}, Linux
+ * 5.3 and later) that the stop opened and checked, and one {@code poll(2)} blocks until any of them exits.
  * Where no pidfd can be had (an older kernel, a seccomp filter, no descriptors left), the process is
  * checked in {@code /proc} at intervals that double from the first poll interval up to the longest.
  * Not thread-safe: one per stop.
@@ -31,45 +30,39 @@ final class ExitWaiter implements AutoCloseable {
 
     private final ProcessCalls nat;
     private final LinuxSignals signals;
-    private final boolean usePidfd;
     private final long pollInitialNanos;
     private final long pollMaxNanos;
     private long backoffNanos;
     private final List<Watch> opened = new ArrayList<>();
 
-    ExitWaiter(ProcessCalls nat, LinuxSignals signals, boolean usePidfd, long pollInitialNanos, long pollMaxNanos) {
+    ExitWaiter(ProcessCalls nat, LinuxSignals signals, long pollInitialNanos, long pollMaxNanos) {
         this.nat = nat;
         this.signals = signals;
-        this.usePidfd = usePidfd && nat.pidfdPossible();
         this.pollInitialNanos = pollInitialNanos;
         this.pollMaxNanos = pollMaxNanos;
         this.backoffNanos = pollInitialNanos;
     }
 
     /**
-     * Starts watching a process. With a pidfd, the identity (pidfs inode, else start time) is checked
-     * through the pidfd after it is opened, so the pidfd is known to refer to the process the key names;
-     * the stop then sends its signals through the same pidfd.
+     * Starts watching a process through a pidfd the caller opened and checked (the pidfd names the process the key
+     * names); the waiter owns the pidfd from now on and closes it.
+     *
+     * @return the watch
+     */
+    Watch adopt(ProcessKey key, int pidfd) {
+        Watch w = new Watch(key, pidfd);
+        opened.add(w);
+        return w;
+    }
+
+    /**
+     * Starts watching a process without a pidfd: its end is seen by its start time in {@code /proc}, checked at
+     * intervals.
      *
      * @return the watch, or null when the process is already gone (or its pid names another process)
      */
-    Watch watch(ProcessKey key) {
-        int fd = -1;
-        if (usePidfd) {
-            fd = nat.pidfdOpen(key.pid());
-            if (fd == -NativeAccess.ESRCH) {
-                return null;
-            }
-        }
-        Watch w = new Watch(key, Math.max(-1, fd));
-        if (w.fd >= 0) {
-            opened.add(w);
-        }
-        if (w.fd >= 0 ? !signals.aliveThrough(w.fd, key) : !alive(key)) {
-            closeWatch(w);
-            return null;
-        }
-        return w;
+    Watch watchWithoutPidfd(ProcessKey key) {
+        return alive(key) ? new Watch(key, -1) : null;
     }
 
     /** Stops watching and releases the pidfd. */

@@ -50,8 +50,15 @@ import java.util.Set;
  * read from {@code /proc/PID/stat} after the pidfd was opened (exact up to one clock tick). A mismatch means
  * the pid was recycled and nothing is sent ({@link Outcome#PID_REUSED}). Where no pidfd can be had (an
  * older kernel, a seccomp filter, a thread id), the start time is checked and {@code kill(2)} sent
- * microseconds later, the guarantee the JDK's {@link ProcessHandle#destroy()} gives. A stop opens one pidfd
- * per process when it first finds it and sends its TERM and its KILL through that same pidfd.
+ * microseconds later, the guarantee the JDK's {@link ProcessHandle#destroy()} gives.
+ *
+ * <p><b>Stops.</b> A stop opens one pidfd per process when it first finds it, and sends its TERM and its KILL
+ * through that same pidfd. The process named is checked against the caller's key through it; a process a scan
+ * finds in a group or tree, which {@code /proc} names by (pid, start tick) only, is read again after its pidfd was
+ * opened, and becomes a member only if that reading makes it one (its group; for a tree, a parent that is a member
+ * whose own pidfd has not exited, or a group or session a member made) and its pidfd has not exited after the
+ * reading: so a process that took a member's pid, within the same tick or not, is never signalled, nor are its
+ * children (see {@code GracefulStop}). A member is keyed with its pidfd's pidfs inode.
  *
  * <p><b>Refusals.</b> PID 1 of this PID namespace (unless {@link #allowingInit()}), kernel threads, this JVM,
  * its ancestors and their process groups (unless {@link #allowingSelf()}) are never signalled: an
@@ -146,10 +153,10 @@ public final class LinuxSignals implements Signals {
             throw new NoSuchProcessException(pid, "no such process: " + pid);
         }
         if (fd < 0) {
-            return table.key(pid);
+            return plainKey(pid);
         }
         try {
-            ProcessKey plain = table.key(pid);
+            ProcessKey plain = plainKey(pid);
             if (nat.pidfdExited(fd)) {
                 // The stat read may be of a process that took the pid since: the one meant is gone.
                 throw new NoSuchProcessException(pid, "no such process: pid " + pid + " has exited");
@@ -160,6 +167,11 @@ public final class LinuxSignals implements Signals {
         } finally {
             nat.close(fd);
         }
+    }
+
+    /** @return the (pid, start time) of the process holding the pid now, read from {@code /proc/PID/stat} alone */
+    private ProcessKey plainKey(long pid) {
+        return table instanceof LinuxProcfs procfs ? procfs.plainKey(pid) : table.key(pid).withoutInode();
     }
 
     @Override
@@ -176,7 +188,7 @@ public final class LinuxSignals implements Signals {
         // Alive after the pidfd was opened: for a child, not yet reaped, so the pidfd is the child's; for
         // another process, the JDK compared its recorded start time with the pid's.
         try {
-            ProcessKey plain = table.key(pid);
+            ProcessKey plain = plainKey(pid);
             if (!handle.isAlive() || (fd >= 0 && nat.pidfdExited(fd))) {
                 throw new NoSuchProcessException(pid, "no such process: " + pid + " has exited");
             }
@@ -242,6 +254,11 @@ public final class LinuxSignals implements Signals {
             return new SendResult(pid, false, signal, Outcome.NOT_PERMITTED, "cannot verify pid " + pid
                     + ": its /proc entry is hidden from this user (hidepid), so nothing was sent");
         }
+        if (uncheckable(pidfd, target)) {
+            return new SendResult(pid, false, signal, Outcome.NOT_PERMITTED, "cannot verify pid " + pid
+                    + ": the pidfs inode of its pidfd cannot be read, so it cannot be told from a process that took"
+                    + " its pid; nothing was sent");
+        }
         String mismatch = identityMismatch(pidfd, target, now);
         if (mismatch != null) {
             return new SendResult(pid, false, signal, Outcome.PID_REUSED, mismatch);
@@ -255,6 +272,16 @@ public final class LinuxSignals implements Signals {
             return sendByKill(target, signal);
         }
         return result(pid, false, signal, errno, now.comm());
+    }
+
+    /**
+     * @param pidfd a pidfd opened on the key's pid
+     * @param key   the identity meant
+     * @return whether the key has a pidfs inode, pidfds have inodes here, and this pidfd's cannot be read: the
+     *         identity cannot be checked (the start time would not tell a newcomer of the same tick apart)
+     */
+    boolean uncheckable(int pidfd, ProcessKey key) {
+        return key.pidfsInode().isPresent() && nat.pidfsInodes() && nat.pidfdInode(pidfd).isEmpty();
     }
 
     /**
@@ -415,8 +442,7 @@ public final class LinuxSignals implements Signals {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
         requireSignallable(target, "stop");
-        return new GracefulStop(this, nat, single(target), options, describe("process", target), null, usePidfd)
-                .run();
+        return new GracefulStop(this, nat, single(target), options, "process", null, usePidfd).run();
     }
 
     @Override
@@ -427,7 +453,7 @@ public final class LinuxSignals implements Signals {
         if (key == null) {
             return alreadyExited(child, options, "process ");
         }
-        return new GracefulStop(this, nat, single(key), options, describe("process", key), child, usePidfd).run();
+        return new GracefulStop(this, nat, single(key), options, "process", child, usePidfd).run();
     }
 
     @Override
@@ -439,8 +465,7 @@ public final class LinuxSignals implements Signals {
             public List<ProcessInfo> scan(Set<ProcessKey> known) {
                 List<ProcessInfo> out = new ArrayList<>();
                 for (ProcessInfo p : table.snapshot().processes()) {
-                    if (p.pgid() == pgid && !p.isKernelThread() && (allowSelf || p.pid() != nat.selfPid())
-                            && (allowInit || p.pid() != 1)) {
+                    if (p.pgid() == pgid) {
                         out.add(p);
                     }
                 }
@@ -450,6 +475,12 @@ public final class LinuxSignals implements Signals {
             @Override
             public boolean rescans() {
                 return true;
+            }
+
+            @Override
+            public boolean belongs(ProcessInfo now, GracefulStop.Members members) {
+                return now.pgid() == pgid && !now.isKernelThread() && (allowSelf || now.pid() != nat.selfPid())
+                        && (allowInit || now.pid() != 1);
             }
         };
         return new GracefulStop(this, nat, group, options, "process group " + pgid, null, usePidfd).run();
@@ -486,12 +517,19 @@ public final class LinuxSignals implements Signals {
                 }
             }
         }
+        Set<Long> refused = new HashSet<>();
+        if (!allowSelf) {
+            refused.add(nat.selfPid());
+            for (ProcessInfo a : ancestors()) {
+                refused.add(a.pid());
+            }
+        }
         GracefulStop.Membership membership = new GracefulStop.Membership() {
             private boolean firstUsed;
 
             @Override
-            public ProcessKey exactKey(ProcessInfo p) {
-                return p.pid() == root.pid() && p.startTimeTicks() == root.startTimeTicks() ? root : p.key();
+            public ProcessKey target() {
+                return root;
             }
 
             @Override
@@ -507,11 +545,28 @@ public final class LinuxSignals implements Signals {
             public boolean rescans() {
                 return true;
             }
+
+            /**
+             * {@link TreeMembers}' rule on the candidate's own reading, each relation checked through a member: a
+             * parent that is a member still running, or a group or session a member made (for a process started
+             * no earlier than the root).
+             */
+            @Override
+            public boolean belongs(ProcessInfo now, GracefulStop.Members members) {
+                if (now.isKernelThread() || now.pid() == 1 || refused.contains(now.pid())) {
+                    return false;
+                }
+                if (members.running(now.ppid())) {
+                    return true;
+                }
+                return now.startTimeTicks() >= root.startTimeTicks()
+                        && (members.ledByMember(now.pgid(), false) || members.ledByMember(now.sid(), true));
+            }
         };
-        return new GracefulStop(this, nat, membership, options, describe("tree of", root), child, usePidfd).run();
+        return new GracefulStop(this, nat, membership, options, "tree of", child, usePidfd).run();
     }
 
-    /** A tree's members by {@link TreeMembers}' rule, read from a fresh snapshot of the table at each scan. */
+    /** A tree's candidates by {@link TreeMembers}' rule, read from a fresh snapshot of the table at each scan. */
     private final class TreeMembership {
         private final ProcessKey root;
         private final TreeMembers members;
@@ -534,11 +589,12 @@ public final class LinuxSignals implements Signals {
         }
     }
 
+    /** The one process a key names: a candidate only while its pid has the key's start time. */
     private GracefulStop.Membership single(ProcessKey key) {
         return new GracefulStop.Membership() {
             @Override
-            public ProcessKey exactKey(ProcessInfo p) {
-                return p.pid() == key.pid() && p.startTimeTicks() == key.startTimeTicks() ? key : p.key();
+            public ProcessKey target() {
+                return key;
             }
 
             @Override
@@ -554,6 +610,11 @@ public final class LinuxSignals implements Signals {
             @Override
             public boolean rescans() {
                 return false;
+            }
+
+            @Override
+            public boolean belongs(ProcessInfo now, GracefulStop.Members members) {
+                return false; // the target alone, checked by its key
             }
         };
     }
@@ -577,16 +638,6 @@ public final class LinuxSignals implements Signals {
         }
     }
 
-    private String describe(String what, ProcessKey key) {
-        String comm;
-        try {
-            comm = table.process(key, Set.of()).comm();
-        } catch (NoSuchProcessException e) {
-            return what + " " + key.pid();
-        }
-        return what + " " + key.pid() + " (" + comm + ")";
-    }
-
     /**
      * Refuses what must not be signalled: this JVM, its ancestors, PID 1 of this PID namespace, kernel
      * threads. A process that is gone passes (the send then says it is gone).
@@ -603,7 +654,7 @@ public final class LinuxSignals implements Signals {
         } catch (NoSuchProcessException | ProcessAccessDeniedException e) {
             return;
         }
-        if (p.startTimeTicks() != target.startTimeTicks()) {
+        if (p.startTimeTicks() != target.startTimeTicks() || heldByAnother(target)) {
             return; // another process now: the send says so and sends nothing
         }
         if (isKernelThread(p)) {
@@ -624,6 +675,26 @@ public final class LinuxSignals implements Signals {
                             + " started it; nothing was sent. Use Signals.allowingSelf() if that is meant");
                 }
             }
+        }
+    }
+
+    /**
+     * @return whether the key's pid is held by a process whose pidfs inode differs from the key's: one that took
+     *         the pid within the key's clock tick (false where either has no inode)
+     */
+    private boolean heldByAnother(ProcessKey key) {
+        if (key.pidfsInode().isEmpty()) {
+            return false;
+        }
+        int fd = openPidfd(key.pid());
+        if (fd < 0) {
+            return false;
+        }
+        try {
+            OptionalLong ino = nat.pidfdInode(fd);
+            return ino.isPresent() && ino.getAsLong() != key.pidfsInode().getAsLong();
+        } finally {
+            nat.close(fd);
         }
     }
 

@@ -132,14 +132,21 @@ class GracefulStopIT {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS));
 
         StopReport gone = signals(pidfd).stop(key, StopOptions.defaults());
-        assertTrue(gone.processes().isEmpty() || gone.processes().get(0).ending() == Ending.GONE, gone.toString());
+        assertEquals(1, gone.processes().size(), gone.toString());
+        assertEquals(key, gone.processes().get(0).key(), "the process named is listed: " + gone);
+        assertEquals(Ending.GONE, gone.processes().get(0).ending(), gone.toString());
         assertTrue(gone.allGone());
 
         Process q = spawned.start("sleep", "1000");
         ProcessKey real = keyOnceExecd(q.pid(), "sleep");
-        StopReport wrong = signals(pidfd).stop(new ProcessKey(real.pid(), real.startTimeTicks() + 1),
-                StopOptions.defaults());
-        assertTrue(wrong.processes().isEmpty(), "another process's pid is not a member: " + wrong);
+        ProcessKey meant = new ProcessKey(real.pid(), real.startTimeTicks() + 1);
+        StopReport wrong = signals(pidfd).stop(meant, StopOptions.defaults());
+        assertEquals(1, wrong.processes().size(), "another process's pid is not a member: " + wrong);
+        StoppedProcess listed = wrong.processes().get(0);
+        assertEquals(meant, listed.key(), "only the process meant is listed, gone: " + wrong);
+        assertEquals(Ending.GONE, listed.ending(), wrong.toString());
+        assertEquals("?", listed.comm(), "the name of the process on its pid now is not the one meant's: " + wrong);
+        assertEquals("process " + real.pid(), wrong.target(), wrong.toString());
         assertFalse(q.waitFor(300, TimeUnit.MILLISECONDS), "nothing was sent to it");
     }
 

@@ -110,7 +110,7 @@ class TreeStopIT {
         LinuxSignals signals = signals(pidfd);
         assertTrue(signals.dispositions(pids.get("grandC1")).ignoresTerm(), "grandC1 ignores TERM");
         Map<String, ProcessKey> keys = new HashMap<>();
-        pids.forEach((name, pid) -> keys.put(name, proc.key(pid)));
+        pids.forEach((name, pid) -> keys.put(name, proc.key(pid).withoutInode())); // (pid, start time), as listed
         // The exact identities (with the pidfs inode, where the kernel gives one), as Signals.key reads them.
         Map<String, ProcessKey> exact = new HashMap<>();
         pids.forEach((name, pid) -> exact.put(name, signals.key(pid)));
@@ -184,11 +184,38 @@ class TreeStopIT {
 
         StopReport r = signals(pidfd).stopTree(rootKey, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(5)));
 
-        assertEquals(2, r.processes().size(), r.toString());
+        assertEquals(3, r.processes().size(), r.toString());
+        StopReport.StoppedProcess first = r.processes().get(0);
+        assertEquals(rootKey, first.key(), "the root named is listed first: " + r);
+        assertEquals(Ending.GONE, first.ending(), "it had exited before the stop: " + r);
         for (long pid : pids.values()) {
             StopReport.StoppedProcess p = r.find(pid).orElseThrow(() -> new AssertionError(r.toString()));
             assertEquals(Ending.TERM, p.ending());
             assertTrue(gone(pid, p.key().startTimeTicks()));
+        }
+    }
+
+    @ParameterizedTest(name = "pidfd={0}")
+    @ValueSource(booleans = {true, false})
+    void aRootThatTermEndsAtOnceDoesNotHideItsChildren(boolean pidfd) throws Exception {
+        // A root that leads no group or session of its own (so its children can be found through it only) and runs
+        // on a CPU, so that TERM ends it at once: its children are checked before anything is sent, not after its
+        // end has re-parented them away. Ten trees, since a root's end takes its own time to come.
+        for (int i = 0; i < 10; i++) {
+            Process root = spawned.start("sh", "-c",
+                    "sleep 1000 & echo \"a $!\"; sleep 1000 & echo \"b $!\"; echo ready; while :; do :; done");
+            Map<String, Long> pids = readPids(root, 2);
+            Spawned.await(TIMEOUT, "both children to run sleep", () -> pids.values().stream()
+                    .allMatch(pid -> proc.find(pid).map(p -> p.comm().equals("sleep")).orElse(false)));
+
+            StopReport r = signals(pidfd).stopTree(root, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(10)));
+
+            assertEquals(3, r.processes().size(), "the root and both children:\n" + r);
+            assertEquals(root.pid(), r.processes().get(0).pid(), r.toString());
+            for (StopReport.StoppedProcess p : r.processes()) {
+                assertEquals(Ending.TERM, p.ending(), r.toString());
+                assertTrue(gone(p.pid(), p.key().startTimeTicks()), p + " still runs");
+            }
         }
     }
 }
