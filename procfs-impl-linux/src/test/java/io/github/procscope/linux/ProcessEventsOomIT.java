@@ -44,6 +44,7 @@ class ProcessEventsOomIT {
         ProcessEventsIT.Collector c2 = new ProcessEventsIT.Collector();
         try (EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c2, Duration.ofMillis(50),
                 EventSource.NETLINK)) {
+            assertEquals(EventSource.NETLINK, sub.source());
             Process sleeper = new ProcessBuilder("sleep", "30").start();
             Thread.sleep(200);
             sleeper.destroyForcibly();
@@ -69,6 +70,7 @@ class ProcessEventsOomIT {
         try (MemoryCgroup cg = maybe.get(); Spawned spawned = new Spawned();
              EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system(), ProcessEventsOomIT::unreadableLog)
                      .subscribe(c, Duration.ofMillis(50), EventSource.NETLINK)) {
+            assertEquals(EventSource.NETLINK, sub.source());
             Process p = spawned.start("sh", "-c", cg.enterCommand() + hog + " 1024 300");
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the hog ended");
             assertEquals(137, p.exitValue());
@@ -97,6 +99,7 @@ class ProcessEventsOomIT {
             var root = proc.process(p.pid(), java.util.Set.of()).key();
             try (EventSubscription sub = LinuxProcessEvents.of(proc, ProcessEventsOomIT::unreadableLog)
                     .subscribeTree(root, c, Duration.ofMillis(50), EventSource.PIDFD)) {
+                assertEquals(EventSource.PIDFD, sub.source());
                 assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the shell ended");
                 assertEquals(7, p.exitValue());
                 ProcessEvent exit = c.await(e -> e.type() == EventType.EXIT && e.signal().orElse(0) == 9,
