@@ -1,15 +1,18 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventType;
 import io.github.procscope.api.events.EventsUnavailableException;
 import io.github.procscope.api.events.ProcessEvent;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,10 +20,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The {@link EventSource#PIDFD} source: a pidfd for each process of one tree, polled together, and the tree's
- * children lists followed at an interval for new members. Used by one reader thread.
+ * children lists followed at an interval for new members: {@code /proc/PID/task/TID/children}, or, on a kernel
+ * built without them (CONFIG_PROC_CHILDREN off), the parent pids of a snapshot of every process, taken once per
+ * scan. Used by one reader thread.
  *
  * <p>How an exit's status is learnt without stealing it: for a child of this JVM,
  * {@code waitid(P_PIDFD, fd, WEXITED | WNOHANG | WNOWAIT)}, which looks at the zombie and leaves it for the
@@ -68,6 +74,8 @@ final class PidfdWatch implements AutoCloseable {
     private final long self = ProcessHandle.current().pid();
     private final Map<Long, Member> members = new LinkedHashMap<>();
     private final LinuxJobTree.ProcfsReads reads;
+    /** Whether the kernel has children files; else each scan finds children in a snapshot. */
+    private final boolean childrenFiles;
     private final ChildState child = new ChildState();
     private final PidfdInfo info = new PidfdInfo();
     /** Members that could not be watched: this process had no descriptor left ({@code EMFILE}, {@code ENFILE}). */
@@ -76,11 +84,12 @@ final class PidfdWatch implements AutoCloseable {
     private short[] revents = new short[16];
     private Member[] polled = new Member[16];
 
-    private PidfdWatch(NativeWall wall, LinuxProcfs procfs, OomCounterWatch oom) {
+    private PidfdWatch(NativeWall wall, LinuxProcfs procfs, OomCounterWatch oom, boolean childrenFiles) {
         this.wall = wall;
         this.procfs = procfs;
         this.oom = oom;
         this.reads = new LinuxJobTree.ProcfsReads(procfs);
+        this.childrenFiles = childrenFiles;
     }
 
     /**
@@ -90,6 +99,13 @@ final class PidfdWatch implements AutoCloseable {
      * @throws NoSuchProcessException     if the root is not running, or its pid now names another process
      */
     static PidfdWatch open(ProcessKey root, LinuxProcfs procfs, OomCounterWatch oom) {
+        String pid = Long.toString(root.pid());
+        return open(root, procfs, oom,
+                Files.isReadable(procfs.root().resolve(pid).resolve("task").resolve(pid).resolve("children")));
+    }
+
+    /** As {@link #open(ProcessKey, LinuxProcfs, OomCounterWatch)}, told whether to read children files. */
+    static PidfdWatch open(ProcessKey root, LinuxProcfs procfs, OomCounterWatch oom, boolean childrenFiles) {
         NativeWall wall;
         try {
             wall = NativeWalls.get("pidfd_open");
@@ -103,7 +119,7 @@ final class PidfdWatch implements AutoCloseable {
         if (root.pid() > Integer.MAX_VALUE) {
             throw new NoSuchProcessException(root.pid()); // above any pid_max: not a process
         }
-        PidfdWatch w = new PidfdWatch(wall, procfs, oom);
+        PidfdWatch w = new PidfdWatch(wall, procfs, oom, childrenFiles);
         try {
             int fd = wall.pidfdOpen(root.pid());
             if (fd == -ESRCH) {
@@ -155,6 +171,7 @@ final class PidfdWatch implements AutoCloseable {
      * given, reported as a FORK. A member whose name changed is reported as an EXEC.
      */
     void scan(List<Found> out) {
+        Map<Long, List<Long>> byParent = childrenFiles ? null : childrenInSnapshot();
         List<Member> now = new ArrayList<>(members.values());
         for (int i = 0; i < now.size(); i++) {
             Member m = now.get(i);
@@ -172,7 +189,8 @@ final class PidfdWatch implements AutoCloseable {
                     out.add(new Found(event(EventType.EXEC, m, Instant.now()), Optional.empty()));
                 }
             }
-            long[] kids = reads.children(m.key.pid());
+            long[] kids = childrenFiles ? reads.children(m.key.pid())
+                    : byParent.getOrDefault(m.key.pid(), List.of()).stream().mapToLong(Long::longValue).toArray();
             if (kids == null) {
                 continue;
             }
@@ -200,6 +218,15 @@ final class PidfdWatch implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** @return the pids of every process by its parent's pid, from a snapshot */
+    private Map<Long, List<Long>> childrenInSnapshot() {
+        Map<Long, List<Long>> byParent = new HashMap<>();
+        for (ProcessInfo p : procfs.snapshot(Set.of()).processes()) {
+            byParent.computeIfAbsent(p.ppid(), k -> new ArrayList<>()).add(p.pid());
+        }
+        return byParent;
     }
 
     /**
