@@ -39,9 +39,10 @@ class RunReportContentsIT {
         boolean childExited = false;
         for (JsonNode e : events) {
             if (e.path("pid").asLong() == child) {
-                childStarted |= e.path("kind").asText().equals("STARTED") && e.path("ppid").asLong() == leader
+                // first seen, it may not have exec'd yet (named after the shell that forked it); it ends as sleep
+                childStarted |= e.path("kind").asText().equals("STARTED") && e.path("ppid").asLong() == leader;
+                childExited |= e.path("kind").asText().equals("EXITED") && childStarted
                         && e.path("comm").asText().equals("sleep");
-                childExited |= e.path("kind").asText().equals("EXITED") && childStarted;
             }
         }
         assertTrue(childStarted && childExited, "the child started under the leader, then exited: " + events);
