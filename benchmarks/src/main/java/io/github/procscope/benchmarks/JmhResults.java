@@ -8,7 +8,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -85,18 +84,14 @@ record JmhResults(List<Result> results) {
             String[] parts = full.split("\\.");
             String name = parts.length >= 2 ? parts[parts.length - 2] + "." + parts[parts.length - 1] : full;
             Map<String, String> params = new LinkedHashMap<>();
-            Iterator<Map.Entry<String, JsonNode>> it = b.path("params").fields();
-            while (it.hasNext()) {
-                Map.Entry<String, JsonNode> e = it.next();
+            for (Map.Entry<String, JsonNode> e : b.path("params").properties()) {
                 params.put(e.getKey(), e.getValue().asText());
             }
             JsonNode primary = b.path("primaryMetric");
             double scale = nanosPer(primary.path("scoreUnit").asText());
             double[] times = Arrays.stream(raw(primary)).map(v -> v * scale).toArray();
             double[] alloc = new double[0];
-            Iterator<Map.Entry<String, JsonNode>> sec = b.path("secondaryMetrics").fields();
-            while (sec.hasNext()) {
-                Map.Entry<String, JsonNode> e = sec.next();
+            for (Map.Entry<String, JsonNode> e : b.path("secondaryMetrics").properties()) {
                 if (e.getKey().replace("\u00b7", "").equals(ALLOC_NORM)) {
                     alloc = raw(e.getValue());
                 }

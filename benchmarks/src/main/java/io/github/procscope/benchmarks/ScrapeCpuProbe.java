@@ -47,6 +47,8 @@ public final class ScrapeCpuProbe {
         long[][] cpu = new long[names.length][rounds];
         long[][] wall = new long[names.length][rounds];
         try (Fleet fleet = Fleet.start(n)) {
+            System.out.printf("%d idle processes beside the system's, forked by %d%n", fleet.pids().length,
+                    fleet.parentPid());
             ProcessTable table = ProcessTable.system();
             ExporterOptions options = ExporterOptions.defaults().withHostname("bench");
             try (ProcscopeCollector collector = new ProcscopeCollector(MetricsSources.of(table), options)) {

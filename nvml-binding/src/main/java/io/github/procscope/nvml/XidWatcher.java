@@ -100,6 +100,7 @@ final class XidWatcher {
         }
     }
 
+    @SuppressWarnings("try") // the guard keeps NVML initialised during the wait; the body needs no reference to it
     private void run() {
         Pointer s = set.orElseThrow();
         Memory data = new Memory(NvmlNative.NVML_EVENT_DATA_SIZE);

@@ -1,6 +1,7 @@
 package io.github.procscope.linux;
 
 import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.events.EventSource;
@@ -8,9 +9,11 @@ import io.github.procscope.api.events.EventType;
 import io.github.procscope.api.events.EventsUnavailableException;
 import io.github.procscope.api.events.ProcessEvent;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,10 +21,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * The {@link EventSource#PIDFD} source: a pidfd for each process of one tree, polled together, and the tree's
- * children lists followed at an interval for new members. Used by one reader thread.
+ * children lists followed at an interval for new members: {@code /proc/PID/task/TID/children}, or, on a kernel
+ * built without them (CONFIG_PROC_CHILDREN off), the parent pids of a snapshot of every process, taken once per
+ * scan. Used by one reader thread.
  *
  * <p>How an exit's status is learnt without stealing it: for a child of this JVM,
  * {@code waitid(P_PIDFD, fd, WEXITED | WNOHANG | WNOWAIT)}, which looks at the zombie and leaves it for the
@@ -72,6 +78,8 @@ final class PidfdWatch implements AutoCloseable {
     private final long self = ProcessHandle.current().pid();
     private final Map<Long, Member> members = new LinkedHashMap<>();
     private final LinuxJobTree.ProcfsReads reads;
+    /** Whether the kernel has children files; else each scan finds children in a snapshot. */
+    private final boolean childrenFiles;
     private final ChildState child = new ChildState();
     private final PidfdInfo info = new PidfdInfo();
     /** Members that could not be watched: this process had no descriptor left ({@code EMFILE}, {@code ENFILE}). */
@@ -80,11 +88,12 @@ final class PidfdWatch implements AutoCloseable {
     private short[] revents = new short[16];
     private Member[] polled = new Member[16];
 
-    private PidfdWatch(NativeWall wall, LinuxProcfs procfs, OomCounterWatch oom) {
+    private PidfdWatch(NativeWall wall, LinuxProcfs procfs, OomCounterWatch oom, boolean childrenFiles) {
         this.wall = wall;
         this.procfs = procfs;
         this.oom = oom;
         this.reads = new LinuxJobTree.ProcfsReads(procfs);
+        this.childrenFiles = childrenFiles;
     }
 
     /**
@@ -94,6 +103,13 @@ final class PidfdWatch implements AutoCloseable {
      * @throws NoSuchProcessException     if the root is not running, or its pid now names another process
      */
     static PidfdWatch open(ProcessKey root, LinuxProcfs procfs, OomCounterWatch oom) {
+        String pid = Long.toString(root.pid());
+        return open(root, procfs, oom,
+                Files.isReadable(procfs.root().resolve(pid).resolve("task").resolve(pid).resolve("children")));
+    }
+
+    /** As {@link #open(ProcessKey, LinuxProcfs, OomCounterWatch)}, told whether to read children files. */
+    static PidfdWatch open(ProcessKey root, LinuxProcfs procfs, OomCounterWatch oom, boolean childrenFiles) {
         NativeWall wall;
         try {
             wall = NativeWalls.get("pidfd_open");
@@ -107,7 +123,7 @@ final class PidfdWatch implements AutoCloseable {
         if (root.pid() > Integer.MAX_VALUE) {
             throw new NoSuchProcessException(root.pid()); // above any pid_max: not a process
         }
-        PidfdWatch w = new PidfdWatch(wall, procfs, oom);
+        PidfdWatch w = new PidfdWatch(wall, procfs, oom, childrenFiles);
         try {
             int fd = wall.pidfdOpen(root.pid());
             if (fd == -ESRCH) {
@@ -160,6 +176,7 @@ final class PidfdWatch implements AutoCloseable {
      * alone changed as a RENAME ({@link LinuxProcessEvents#change}).
      */
     void scan(List<Found> out) {
+        Map<Long, List<Long>> byParent = childrenFiles ? null : childrenInSnapshot();
         List<Member> now = new ArrayList<>(members.values());
         for (int i = 0; i < now.size(); i++) {
             Member m = now.get(i);
@@ -182,7 +199,8 @@ final class PidfdWatch implements AutoCloseable {
                     out.add(new Found(event(change, m, Instant.now()), Optional.empty()));
                 }
             }
-            long[] kids = reads.children(m.key.pid());
+            long[] kids = childrenFiles ? reads.children(m.key.pid())
+                    : byParent.getOrDefault(m.key.pid(), List.of()).stream().mapToLong(Long::longValue).toArray();
             if (kids == null) {
                 continue;
             }
@@ -210,6 +228,15 @@ final class PidfdWatch implements AutoCloseable {
                 }
             }
         }
+    }
+
+    /** @return the pids of every process by its parent's pid, from a snapshot */
+    private Map<Long, List<Long>> childrenInSnapshot() {
+        Map<Long, List<Long>> byParent = new HashMap<>();
+        for (ProcessInfo p : procfs.snapshot(Set.of()).processes()) {
+            byParent.computeIfAbsent(p.ppid(), k -> new ArrayList<>()).add(p.pid());
+        }
+        return byParent;
     }
 
     /**

@@ -109,6 +109,7 @@ final class FfmWall implements NativeWall {
         static final int ERRNO_OFFSET = errnoOffset(STATE);
         static final Linker.Option CAPTURE = Linker.Option.captureCallState("errno");
 
+        @SuppressWarnings("restricted") // the one place the wall links a downcall; how access is granted: above
         static MethodHandle handle(String name, FunctionDescriptor fd, Linker.Option... options) {
             MemorySegment symbol = LIBC.find(name).orElseThrow(() -> new IllegalStateException(
                     "the C library has no " + name + " (glibc 2.28 or newer is needed)"));

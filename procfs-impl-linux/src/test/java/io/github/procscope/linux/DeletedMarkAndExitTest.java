@@ -44,6 +44,7 @@ class DeletedMarkAndExitTest {
              RandomAccessFile m = new RandomAccessFile(live.toFile(), "r"); FileChannel ch = m.getChannel()) {
             MappedByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, 8192);
             Files.delete(gone);
+            assertTrue(a.getFD().valid() && b.getFD().valid(), "both files are held open");
 
             List<OpenFd> fds = LinuxOpenFiles.system().fds(ME);
             OpenFd liveFd = fds.stream().filter(f -> f.target().equals(live.toString())).findFirst().orElseThrow();

@@ -37,9 +37,9 @@ public final class GuardArrivalOrderProbe {
                 }
                 Object lock = requests.get(guard);
                 synchronized (lock) {
-                    sun.misc.Signal.raise(new sun.misc.Signal("USR1"));
+                    raise(Signal.USR1);
                     awaitBlocked("USR1 handler");
-                    sun.misc.Signal.raise(new sun.misc.Signal("TERM"));
+                    raise(Signal.TERM);
                     awaitBlocked("TERM handler");
                 }
                 long deadline = System.nanoTime() + 30_000_000_000L;
@@ -60,6 +60,14 @@ public final class GuardArrivalOrderProbe {
         }
         System.out.println("rounds " + rounds + " wrong " + wrong + " inverted " + inverted);
         System.out.flush();
+    }
+
+    /** Sends a signal to this JVM through the native wall. */
+    private static void raise(Signal signal) {
+        int rc = NativeWalls.get("kill").kill(ProcessHandle.current().pid(), signal.number());
+        if (rc != 0) {
+            throw new IllegalStateException("kill(" + signal + ") of this JVM: errno " + -rc);
+        }
     }
 
     /** Waits until the handler thread whose name ends with {@code name} is blocked on a monitor. */

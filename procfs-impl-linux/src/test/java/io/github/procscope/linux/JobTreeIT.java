@@ -9,9 +9,12 @@ import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
+import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -31,11 +34,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A job of three levels with a double-forked worker, on the live kernel: the root (a session leader) runs a shell
  * that runs a sleep, a sleep of its own, and a sleep in a subshell that exits at once, so that the sleep is
- * re-parented away from the tree.
+ * re-parented away from the tree. Each finding is checked with both ways of discovery: through the children files,
+ * where the kernel has them (CONFIG_PROC_CHILDREN; skipped where it has not), and through full snapshots, which
+ * every kernel allows and which a tree uses where the children files are missing.
  */
 class JobTreeIT {
     private static final String SCRIPT = "sh -c 'sleep 301 & wait' & (sleep 302 &); sleep 303 & echo ready; wait";
@@ -48,12 +54,52 @@ class JobTreeIT {
         root = new ProcessBuilder("setsid", "sh", "-c", SCRIPT).redirectErrorStream(true).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(root.getInputStream(), StandardCharsets.UTF_8));
         assertEquals("ready", out.readLine());
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (session().size() < 5 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertEquals(5, session().size(), "root, its shell, three sleeps: " + session());
+        // Until the job has settled: the root, its shell and three sleeps, each sleep past its exec (a child forked
+        // and not yet exec'd is named after its parent shell), the subshell that forked sleep 302 gone.
+        Spawned.await(Duration.ofSeconds(60), "root, its shell, three sleeps",
+                () -> commsInSession().equals(java.util.List.of("sh", "sh", "sleep", "sleep", "sleep")));
         key = proc.process(root.pid(), Set.of()).key();
+    }
+
+    /** @return the sorted command names of the processes in the root's session */
+    private java.util.List<String> commsInSession() {
+        return proc.snapshot().processes().stream().filter(p -> p.sid() == root.pid()).map(ProcessInfo::comm)
+                .sorted().toList();
+    }
+
+    /** @return whether this kernel has {@code /proc/PID/task/TID/children} (CONFIG_PROC_CHILDREN) */
+    private static boolean childrenFiles() {
+        long me = ProcessHandle.current().pid();
+        return Files.exists(Path.of("/proc/" + me + "/task/" + me + "/children"));
+    }
+
+    /** A tree of the job and its first sample. */
+    private record Opened(JobTree tree, JobSample first) {
+    }
+
+    /**
+     * @return a tree of the job that discovers its members so, and its first sample: the front door's tree when
+     *         the kernel makes it discover so, else one made to
+     */
+    private Opened open(Discovery discovery, JobTreeOptions options) {
+        boolean children = childrenFiles();
+        if (discovery == Discovery.CHILDREN_FILES) {
+            assumeTrue(children, "this kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN is off)");
+        }
+        if (discovery == Discovery.CHILDREN_FILES || !children) {
+            JobTree tree = proc.jobTree(key, options);
+            assertEquals(discovery, tree.discovery());
+            if (children) {
+                assertEquals(Optional.empty(), tree.fallbackReason());
+            } else {
+                assertTrue(tree.fallbackReason().orElseThrow().contains("CONFIG_PROC_CHILDREN"),
+                        tree.fallbackReason().get());
+            }
+            return new Opened(tree, tree.refresh());
+        }
+        LinuxJobTree tree = new LinuxJobTree(key, options, new LinuxJobTree.ProcfsReads(proc), discovery,
+                Optional.of("chosen by the test"));
+        return new Opened(tree, tree.rescan()); // a tree made so has not looked for adopted members yet
     }
 
     @AfterEach
@@ -75,14 +121,11 @@ class JobTreeIT {
         return s.members().stream().map(JobMember::pid).collect(Collectors.toCollection(TreeSet::new));
     }
 
-    @Test
-    void findsAllThreeLevelsAndTheDoubleForkedWorker() {
-        assertTrue(Files.exists(Path.of("/proc/self/task/" + ProcessHandle.current().pid() + "/children")),
-                "this kernel has CONFIG_PROC_CHILDREN");
-        JobTree tree = proc.jobTree(key, JobTreeOptions.basic().withPss().withOpenFds());
-        assertEquals(Discovery.CHILDREN_FILES, tree.discovery());
-        assertEquals(Optional.empty(), tree.fallbackReason());
-        JobSample s = tree.refresh();
+    @ParameterizedTest
+    @EnumSource(Discovery.class)
+    void findsAllThreeLevelsAndTheDoubleForkedWorker(Discovery discovery) {
+        JobSample s = open(discovery, JobTreeOptions.basic().withPss().withOpenFds()).first();
+        assertEquals(discovery, s.discovery());
         assertEquals(session(), pids(s));
         assertEquals(root.pid(), s.members().get(0).pid(), "the root first");
         assertTrue(s.rootAlive());
@@ -107,6 +150,7 @@ class JobTreeIT {
 
     @Test
     void aRefreshReadsOnlyTheTreesProcesses() {
+        assumeTrue(childrenFiles(), "this kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN is off)");
         CountingReads counting = new CountingReads(new LinuxJobTree.ProcfsReads(proc));
         LinuxJobTree tree = new LinuxJobTree(key, JobTreeOptions.basic().withPss().withOpenFds(), counting,
                 Discovery.CHILDREN_FILES, Optional.empty());
@@ -118,10 +162,12 @@ class JobTreeIT {
         assertTrue(counting.reads.get() <= 4 * s.members().size(), "a handful of reads per member: " + counting.reads);
     }
 
-    @Test
-    void reportsWhoLeftAndMeasuresCpuBetweenRefreshes() throws Exception {
-        JobTree tree = proc.jobTree(key, JobTreeOptions.basic());
-        JobSample first = tree.refresh();
+    @ParameterizedTest
+    @EnumSource(Discovery.class)
+    void reportsWhoLeftAndMeasuresCpuBetweenRefreshes(Discovery discovery) throws Exception {
+        Opened opened = open(discovery, JobTreeOptions.basic());
+        JobTree tree = opened.tree();
+        JobSample first = opened.first();
         JobMember sleep303 = first.members().stream().filter(m -> m.process().ppid() == root.pid()
                 && m.process().comm().equals("sleep")).findFirst().orElseThrow();
         ProcessHandle.of(sleep303.pid()).orElseThrow().destroyForcibly();
@@ -142,14 +188,11 @@ class JobTreeIT {
     }
 
     @Test
-    void theSnapshotFallbackFindsTheSameMembersAndSaysWhy() {
-        LinuxJobTree children = new LinuxJobTree(key, JobTreeOptions.basic(), new LinuxJobTree.ProcfsReads(proc),
-                Discovery.CHILDREN_FILES, Optional.empty());
-        children.rescan();
+    void theSnapshotFallbackFindsTheJobsProcessesAndSaysWhy() {
         LinuxJobTree snapshots = new LinuxJobTree(key, JobTreeOptions.basic(), new LinuxJobTree.ProcfsReads(proc),
                 Discovery.FULL_SNAPSHOT, Optional.of("forced"));
         JobSample s = snapshots.rescan();
-        assertEquals(pids(children.refresh()), pids(s));
+        assertEquals(session(), pids(s));
         assertEquals(Optional.of("forced"), s.fallbackReason());
     }
 

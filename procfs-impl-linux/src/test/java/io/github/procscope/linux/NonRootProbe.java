@@ -24,6 +24,8 @@ public final class NonRootProbe {
             LinuxProcfs live = LinuxProcfs.system();
             ProcessSnapshot s = live.snapshot(EnumSet.allOf(Facet.class));
             System.out.println("count=" + s.size());
+            System.out.println("keys=" + s.processes().stream().map(p -> p.key().pid() + ":" + p.key().startTimeTicks())
+                    .collect(java.util.stream.Collectors.joining(",")));
             long me = ProcessHandle.current().pid();
             ProcessInfo self = s.get(me);
             System.out.println("selfUid=" + self.uid());

@@ -4,9 +4,8 @@ import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.linux.internal.NativeAccess;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
@@ -41,12 +40,16 @@ class ProcessCallsSpawnTest {
     /** Children spawned and not reaped yet, with the calls that reap them. */
     private final Map<Long, ProcessCalls> unreaped = new LinkedHashMap<>();
 
+    /** @return the wall's back ends this JVM can load, and jnr-posix's calls */
+    static List<String> implementations() {
+        List<String> all = new java.util.ArrayList<>(NativeWallTest.backEnds());
+        all.add("jnr-posix");
+        return all;
+    }
+
     static ProcessCalls calls(String name) {
         if (name.equals("jnr-posix")) {
             return NativeAccess.get();
-        }
-        if (NativeWalls.FFM.equals(name)) {
-            Assumptions.assumeTrue(Runtime.version().feature() >= 22, "the ffm back end needs JDK 22+");
         }
         return WallProcessCalls.over(NativeWalls.load(name));
     }
@@ -93,7 +96,7 @@ class ProcessCallsSpawnTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    @MethodSource("implementations")
     void spawnsInANewSessionWithOnlyTheStandardStreamsAndTheGivenEnvironment(String name, @TempDir Path tmp)
             throws Exception {
         ProcessCalls calls = calls(name);
@@ -231,7 +234,7 @@ class ProcessCallsSpawnTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    @MethodSource("implementations")
     void reapsTheExactExitCode(String name) {
         ProcessCalls calls = calls(name);
         long pid = spawn(calls, List.of("sh", "-c", "exit 7"), System.getenv());
@@ -245,7 +248,7 @@ class ProcessCallsSpawnTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    @MethodSource("implementations")
     void aMissingProgramIsNotFoundAndAnUnrunnableOneIsNot(String name, @TempDir Path tmp) throws IOException {
         ProcessCalls calls = calls(name);
         ProcessCalls.Spawned missing = calls.spawnInNewSession(List.of("procscope-no-such-program-x1", "a"),
@@ -260,7 +263,7 @@ class ProcessCallsSpawnTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    @MethodSource("implementations")
     void theChildSubreaperFlagReadsBackAsSet(String name) {
         ProcessCalls calls = calls(name);
         boolean before = calls.childSubreaper();
@@ -277,7 +280,7 @@ class ProcessCallsSpawnTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"ffm", "jnr"})
+    @MethodSource("io.github.procscope.linux.NativeWallTest#backEnds")
     void aWordWithNulIsRefusedBeforeAnythingStarts(String name) {
         ProcessCalls calls = calls(name);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -9,7 +9,6 @@ import java.lang.reflect.Type;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -100,8 +99,7 @@ final class JsonNames {
             out.add(where + ": expected an object, found " + node.getNodeType());
             return 0;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             String name = e.getKey();
             JsonNode value = e.getValue();
             String at = where + "." + name;

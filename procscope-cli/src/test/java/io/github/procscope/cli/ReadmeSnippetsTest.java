@@ -37,8 +37,8 @@ class ReadmeSnippetsTest {
             Path src = tmp.resolve(name + ".java");
             Files.writeString(src, wrap(name, snippets.get(i)));
             compile(src, tmp);
-            String out = run(tmp, name);
-            assertFalse(out.isEmpty(), "snippet " + i + " printed something");
+            String out = run(tmp, name, src);
+            assertFalse(out.isEmpty(), "snippet " + i + " printed nothing:\n" + snippets.get(i));
         }
     }
 
@@ -68,19 +68,35 @@ class ReadmeSnippetsTest {
         }
     }
 
-    private static String run(Path classes, String name) throws Exception {
-        PrintStream saved = System.out;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+    /**
+     * Runs a snippet with its standard output and error captured.
+     *
+     * @return what it printed on its standard output
+     * @throws AssertionError when it throws, with what it printed on both and its source
+     */
+    private static String run(Path classes, String name, Path src) throws Exception {
+        PrintStream savedOut = System.out;
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
         try (URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL()},
                 ReadmeSnippetsTest.class.getClassLoader())) {
-            System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
             Method main = loader.loadClass(name).getMethod("main", String[].class);
             main.invoke(null, (Object) new String[0]);
         } catch (InvocationTargetException e) {
-            throw new AssertionError("README snippet " + name + " failed: " + e.getCause(), e.getCause());
+            throw new AssertionError("README snippet " + name + " failed: " + e.getCause()
+                    + "\n--- its standard output:\n" + out.toString(StandardCharsets.UTF_8)
+                    + "\n--- its standard error:\n" + err.toString(StandardCharsets.UTF_8)
+                    + "\n--- its source:\n" + Files.readString(src), e.getCause());
         } finally {
-            System.setOut(saved);
+            System.setOut(savedOut);
+            System.setErr(savedErr);
         }
-        return buf.toString(StandardCharsets.UTF_8);
+        String printed = out.toString(StandardCharsets.UTF_8);
+        // what a snippet that passed wrote to its standard error, kept in the test's report
+        savedErr.print(err.toString(StandardCharsets.UTF_8));
+        return printed;
     }
 }

@@ -1,5 +1,6 @@
 package io.github.procscope.cli;
 
+import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -7,6 +8,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,11 +25,13 @@ class TreeAdoptedIT {
             BufferedReader out = new BufferedReader(new InputStreamReader(root.getInputStream(), StandardCharsets.UTF_8));
             worker = Long.parseLong(out.readLine().strip());
             assertEquals("ready", out.readLine());
-            long deadline = System.nanoTime() + 10_000_000_000L;
-            while (Files.readString(Path.of("/proc/" + worker + "/stat")).contains(") S " + root.pid() + " ")
-                    && System.nanoTime() < deadline) {
-                Thread.sleep(20); // until the subshell has exited and the worker was re-parented
-            }
+            // Until the shell waits, the worker has become a sleeping sleep and was re-parented: the subshell that
+            // forked it has exited, so its parent is no child of the root any more.
+            long rootPid = root.pid();
+            long w = worker;
+            Spawned.await(Duration.ofSeconds(60), "the shell waiting and its worker " + w + " asleep, re-parented",
+                    () -> stat(rootPid).startsWith(rootPid + " (sh) S ") && stat(w).startsWith(w + " (sleep) S ")
+                            && parentOf(parentOf(w)) != rootPid);
             CliRun r = CliRun.of("tree", Long.toString(root.pid()));
             assertEquals(0, r.status(), r.err());
             String[] lines = r.out().split("\n");
@@ -44,5 +48,24 @@ class TreeAdoptedIT {
             root.destroyForcibly();
             root.waitFor();
         }
+    }
+
+    /** @return the process's {@code /proc/PID/stat} line; empty once it is gone */
+    private static String stat(long pid) {
+        try {
+            return Files.readString(Path.of("/proc/" + pid + "/stat"));
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
+    /** @return the parent's pid, from field 4 of {@code /proc/PID/stat}; 0 once the process is gone */
+    private static long parentOf(long pid) {
+        String s = stat(pid);
+        if (s.isEmpty()) {
+            return 0;
+        }
+        String[] after = s.substring(s.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(after[1]);
     }
 }

@@ -27,6 +27,7 @@ import java.util.Set;
  * <p>Loaded once per JVM, on first use (never in a static initializer of a public class); a failure is
  * remembered and reported as {@link SignalsUnavailableException} on every later attempt.
  */
+@SuppressWarnings("exports") // exported for jnr-ffi's generated stubs alone (package-info): not API
 public final class NativeAccess implements ProcessCalls {
     /** {@code errno} values of the generic Linux ABI. */
     public static final int EPERM = 1;

@@ -17,6 +17,7 @@ import jnr.posix.POSIX;
  * <p>Loaded lazily, once, on first use; a failure becomes {@link NativeUnavailableException}, raised again
  * on every later use. Thread-safe: {@link Stat} buffers are per caller.
  */
+@SuppressWarnings("exports") // exported for jnr-ffi's generated stubs alone (package-info): not API
 public final class NativeFs implements FsCalls {
     /** {@code ST_RDONLY} in {@code f_flag}. */
     public static final long ST_RDONLY = 1;

@@ -24,6 +24,7 @@ import java.util.Locale;
  * {@link NativeUnavailableException} naming the cause (an unsupported platform, a {@code noexec}
  * temporary directory that jffi cannot extract its stub to, ...). Thread-safe.
  */
+@SuppressWarnings("exports") // exported for jnr-ffi's generated stubs alone (package-info): not API
 public final class NativeLibc {
     /** The libc calls jnr-posix does not offer. */
     public interface LibC {

@@ -10,6 +10,7 @@ import jnr.ffi.annotations.Variadic;
  * jnr-ffi binds them. Here, in the package exported for jnr-ffi's generated stubs, because those stubs must
  * see the interface they implement. Not API.
  */
+@SuppressWarnings("exports") // exported for jnr-ffi's generated stubs alone (package-info): not API
 public interface WallLibC {
     int getpid();
 

@@ -207,6 +207,7 @@ class LinuxJobSupervisorIT {
     void theJobInheritsOnlyTheStandardStreams(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("fds");
         try (java.io.FileInputStream held = new java.io.FileInputStream("/proc/self/stat")) {
+            assertTrue(held.getFD().valid(), "this JVM holds a descriptor beyond the standard ones");
             JobReport r = run(JobSpec.of("sh", "-c", "ls /proc/$$/fd > \"$0\"", out.toString())
                     .withForwardedSignals(List.of()));
             assertEquals(0, r.exit().status().shellStatus());

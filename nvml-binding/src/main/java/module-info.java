@@ -7,6 +7,7 @@
  * structures, by reflection (a structure with a non-public constructor needs the deep access). The API
  * module is required transitively: the public types here take and return its types.
  */
+@SuppressWarnings("requires-automatic") // JNA's jar is an automatic module: it names itself in its manifest
 module io.github.procscope.nvml {
     requires transitive io.github.procscope.api;
     requires com.sun.jna;
