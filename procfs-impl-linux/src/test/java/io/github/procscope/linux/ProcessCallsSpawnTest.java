@@ -152,7 +152,7 @@ class ProcessCallsSpawnTest {
      * child holds the write end: it is close-on-exec, and this JVM closes its own copy after the spawn.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    @MethodSource("implementations")
     void aChildsOutputAndErrorGoThroughAPipe(String name) throws Exception {
         ProcessCalls calls = calls(name);
         int[] fds = new int[2];
@@ -196,7 +196,7 @@ class ProcessCallsSpawnTest {
      * (QUIT: the JVM's thread dumps) is never touched by either call.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"ffm", "jnr", "jnr-posix"})
+    @MethodSource("implementations")
     void anIgnoredSignalIsUnignoredAndIgnoredAgainAndAHandlerIsNeverTouched(String name) throws Exception {
         ProcessCalls calls = calls(name);
         Signal s = Signal.WINCH; // nobody here handles it
