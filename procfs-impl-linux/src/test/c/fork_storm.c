@@ -2,7 +2,8 @@
  * Test helper: a storm of processes. Forks COUNT children (argv[1]) as fast as it can; every EXEC_EVERY-th
  * (argv[3]; 0 for none) execs sleep for HOLD_MS (argv[2]) milliseconds, or true when HOLD_MS is 0, and the others
  * stay forks of this program (their name is its own), sleep HOLD_MS and exit. Then it reaps them all, prints the
- * number of children, and exits 0. Exits 1 with a message when a fork fails.
+ * number of children, and exits 0. Exits 1 with a message when a fork fails. With a fourth argument "hold", it
+ * keeps its exited children as zombies until its standard input ends, and reaps them only then.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -38,6 +39,11 @@ int main(int argc, char **argv) {
                 nanosleep(&t, NULL);
             }
             _exit(0);
+        }
+    }
+    if (argc > 4 && strcmp(argv[4], "hold") == 0) {
+        char buf[64];
+        while (fread(buf, 1, sizeof buf, stdin) > 0) {
         }
     }
     long reaped = 0;

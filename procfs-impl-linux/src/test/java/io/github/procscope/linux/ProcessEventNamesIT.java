@@ -120,12 +120,19 @@ class ProcessEventNamesIT {
         try (Spawned spawned = new Spawned();
              EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
                      EventSource.NETLINK)) {
-            // 2,000 children reaped at the end: every other one execs true, the rest exit as forks of the helper
-            Process storm = run(spawned, NativeHelpers.executable("fork_storm").toString(), "2000", "0", "2");
+            // 2,000 children: every other one execs true, the rest exit as forks of the helper. The helper reaps
+            // them only once their EXITs have come: an exec'd name is read from /proc when its EXEC is delivered,
+            // and a child reaped before that leaves nothing to read (ProcessEvent.comm says so). The EXEC of each
+            // child comes before its EXIT, so by then each name was read while the child was at least a zombie.
+            Process storm = spawned.start(new ProcessBuilder(NativeHelpers.executable("fork_storm").toString(),
+                    "2000", "0", "2", "hold").redirectError(ProcessBuilder.Redirect.DISCARD));
+            awaitExits(c, storm.pid(), 2000);
+            storm.getOutputStream().close();
+            assertTrue(storm.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS), "the storm ended");
+            assertEquals(0, storm.exitValue());
             // 2,047 subshells in a binary tree, each reaped as it ends: forks only, all named sh
             Process tree = run(spawned, "sh", "-c", "f() { if [ $1 -gt 0 ]; then f $(($1 - 1)) & f $(($1 - 1)); wait;"
                     + " fi; }; f 11");
-            awaitExits(c, storm.pid(), 2000);
             awaitExits(c, tree.pid(), 2047);
             System.out.printf("netlink storm: %d events, dropped %d, lost %d%n", c.events.size(), sub.dropped(),
                     sub.lost());
