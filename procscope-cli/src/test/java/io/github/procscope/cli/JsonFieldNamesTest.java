@@ -38,6 +38,7 @@ import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.gpu.InaccessibleGpu;
+import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.MemoryMaps;
@@ -121,7 +122,9 @@ class JsonFieldNamesTest {
         assertNames("threads-4100", JsonNames.of(ThreadInfo.class, ProcessStat.class));
         assertNames("signals-4100", JsonNames.of(Dispositions.class, SignalMasks.class, ProcessInfo.class)
                 .field("threads", JsonNames.of(Dispositions.ThreadMasks.class, SignalMasks.class)));
-        assertNames("watch-4100", owned(JobSample.class, ProcessKey.class).tool("processes").map("gpuMemoryBytes"));
+        assertNames("watch-4100", owned(JobSample.class, ProcessKey.class).tool("processes").map("gpuMemoryBytes")
+                .field("members", JsonNames.of(JobMember.class, ProcessInfo.class).map("gpuMemoryBytes"))
+                .field("joined", JsonNames.of(ProcessKey.class)).field("left", JsonNames.of(ProcessKey.class)));
     }
 
     @Test
