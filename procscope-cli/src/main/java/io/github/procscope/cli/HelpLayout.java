@@ -21,7 +21,10 @@ import java.util.Map;
  * ({@code TERM,INT,HUP}), a path ({@code ~/.local}) or an abbreviation ({@code e.g.}) is never split.
  */
 final class HelpLayout {
-    /** The help section with the description's paragraphs after the first, shown after the options. */
+    /**
+     * The help section with the description's paragraphs after the first, shown after the options (and before the
+     * list of subcommands).
+     */
     static final String SECTION_KEY_DETAILS = "procscopeDetails";
 
     /** The widest the first column (names of options, parameters and subcommands) grows. */
@@ -53,7 +56,7 @@ final class HelpLayout {
         cl.setHelpSectionMap(sections);
         List<String> keys = new ArrayList<>(cl.getHelpSectionKeys());
         keys.remove(SECTION_KEY_DETAILS);
-        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_FOOTER_HEADING), SECTION_KEY_DETAILS);
+        keys.add(keys.indexOf(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING), SECTION_KEY_DETAILS);
         cl.setHelpSectionKeys(keys);
     }
 
@@ -145,6 +148,9 @@ final class HelpLayout {
             StringBuilder sb = new StringBuilder(NL);
             for (String s : p.subList(1, p.size())) {
                 sb.append(wrap(s, width(), "", ""));
+            }
+            if (!commandSpec().subcommands().isEmpty()) {
+                sb.append(NL); // before the list of subcommands
             }
             return sb.toString();
         }
