@@ -1,21 +1,26 @@
 package io.github.procscope.cli;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 
 import io.github.procscope.api.signals.ExitStatus;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.RecordComponent;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -135,74 +140,75 @@ final class Json {
     }
 
     /**
-     * Writes an API value as JSON: a record as an object with one field per component, named as the
-     * accessor (in declaration order); an empty {@code Optional} as {@code null}; collections as arrays;
-     * enums by name; numbers, booleans and strings as themselves; anything else (an {@code Instant}, a
-     * {@code Path}, a {@code Duration} in ISO-8601) by its {@code toString()}.
+     * Writes an API value as JSON, with Jackson's record support: a record as an object with one field per
+     * component, named as its accessor, in declaration order (and nothing else: a record's other methods, such
+     * as a derived {@code isX()}, are not fields); an empty {@code Optional} as {@code null}; collections as
+     * arrays; maps as objects keyed by their keys' text; enums by name; numbers, booleans and strings as
+     * themselves; an {@code Instant}, a {@code Path} or a {@code Duration} (ISO-8601) by its {@code toString()}.
      *
      * @param value the value, not null
      * @return its JSON tree
      */
     static JsonNode of(Object value) {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        if (value == null) {
-            return f.nullNode();
-        }
-        if (value instanceof Record r) {
-            ObjectNode o = f.objectNode();
-            for (RecordComponent c : r.getClass().getRecordComponents()) {
-                o.set(c.getName(), of(component(r, c)));
-            }
-            return o;
-        }
-        if (value instanceof Optional<?> v) {
-            return v.isPresent() ? of(v.get()) : f.nullNode();
-        }
-        if (value instanceof OptionalLong v) {
-            return v.isPresent() ? f.numberNode(v.getAsLong()) : f.nullNode();
-        }
-        if (value instanceof OptionalInt v) {
-            return v.isPresent() ? f.numberNode(v.getAsInt()) : f.nullNode();
-        }
-        if (value instanceof OptionalDouble v) {
-            return v.isPresent() ? f.numberNode(v.getAsDouble()) : f.nullNode();
-        }
-        if (value instanceof Collection<?> c) {
-            ArrayNode a = f.arrayNode();
-            c.forEach(e -> a.add(of(e)));
-            return a;
-        }
-        if (value instanceof Map<?, ?> m) {
-            ObjectNode o = f.objectNode();
-            m.forEach((k, v) -> o.set(String.valueOf(k), of(v)));
-            return o;
-        }
-        if (value instanceof Enum<?> e) {
-            return f.textNode(e.name());
-        }
-        if (value instanceof Boolean b) {
-            return f.booleanNode(b);
-        }
-        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
-            return f.numberNode(((Number) value).longValue());
-        }
-        if (value instanceof Double || value instanceof Float) {
-            return f.numberNode(((Number) value).doubleValue());
-        }
-        if (value instanceof BigInteger b) {
-            return f.numberNode(b);
-        }
-        if (value instanceof BigDecimal b) {
-            return f.numberNode(b);
-        }
-        return f.textNode(value.toString());
+        return Records.MAPPER.valueToTree(value);
     }
 
-    private static Object component(Record r, RecordComponent c) {
-        try {
-            return c.getAccessor().invoke(r);
-        } catch (IllegalAccessException | InvocationTargetException e) {
-            throw new IllegalStateException("cannot read " + r.getClass().getSimpleName() + "." + c.getName(), e);
+    /** The mapper of {@link #of}, made when first used: a table never loads Jackson's databind. */
+    private static final class Records {
+        static final ObjectMapper MAPPER = mapper();
+
+        private static ObjectMapper mapper() {
+            SimpleModule jdk = new SimpleModule("procscope-jdk-types");
+            jdk.addSerializer(Optional.class, new StdSerializer<Optional>(Optional.class) {
+                @Override
+                public void serialize(Optional v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    if (v.isPresent()) {
+                        p.defaultSerializeValue(v.get(), g);
+                    } else {
+                        g.writeNull();
+                    }
+                }
+            });
+            jdk.addSerializer(OptionalLong.class, new StdSerializer<>(OptionalLong.class) {
+                @Override
+                public void serialize(OptionalLong v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    if (v.isPresent()) {
+                        g.writeNumber(v.getAsLong());
+                    } else {
+                        g.writeNull();
+                    }
+                }
+            });
+            jdk.addSerializer(OptionalInt.class, new StdSerializer<>(OptionalInt.class) {
+                @Override
+                public void serialize(OptionalInt v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    if (v.isPresent()) {
+                        g.writeNumber(v.getAsInt());
+                    } else {
+                        g.writeNull();
+                    }
+                }
+            });
+            jdk.addSerializer(OptionalDouble.class, new StdSerializer<>(OptionalDouble.class) {
+                @Override
+                public void serialize(OptionalDouble v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    if (v.isPresent()) {
+                        g.writeNumber(v.getAsDouble());
+                    } else {
+                        g.writeNull();
+                    }
+                }
+            });
+            jdk.addSerializer(Instant.class, ToStringSerializer.instance);
+            jdk.addSerializer(Duration.class, ToStringSerializer.instance);
+            jdk.addSerializer(Path.class, ToStringSerializer.instance);
+            // A record's fields are its components; no getter is a field (a record's isX() or getX() that is no
+            // component is derived, not data). The fields are read, so no accessor may add to or rename them.
+            return JsonMapper.builder().addModule(jdk)
+                    .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+                    .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                    .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                    .build();
         }
     }
 }
