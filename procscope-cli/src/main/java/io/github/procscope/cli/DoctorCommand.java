@@ -133,6 +133,7 @@ final class DoctorCommand implements Callable<Integer> {
 
     static ObjectNode json(Diagnosis d) {
         ObjectNode o = Context.mapper().createObjectNode();
+        Json.put(o, "takenAt", d.takenAt());
         ArrayNode arr = o.putArray("findings");
         for (Finding f : d.findings()) {
             ObjectNode n = arr.addObject();

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import com.fasterxml.jackson.databind.type.TypeFactory;
 
 import io.github.procscope.api.signals.ExitStatus;
 
@@ -159,9 +160,9 @@ final class Json {
 
         private static ObjectMapper mapper() {
             SimpleModule jdk = new SimpleModule("procscope-jdk-types");
-            jdk.addSerializer(Optional.class, new StdSerializer<Optional>(Optional.class) {
+            jdk.addSerializer(new StdSerializer<Optional<?>>(TypeFactory.defaultInstance().constructType(Optional.class)) {
                 @Override
-                public void serialize(Optional v, JsonGenerator g, SerializerProvider p) throws IOException {
+                public void serialize(Optional<?> v, JsonGenerator g, SerializerProvider p) throws IOException {
                     if (v.isPresent()) {
                         p.defaultSerializeValue(v.get(), g);
                     } else {

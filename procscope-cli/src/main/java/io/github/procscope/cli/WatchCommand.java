@@ -91,10 +91,11 @@ final class WatchCommand implements Callable<Integer> {
      * @param comm           its command name
      * @param rssBytes       its resident memory
      * @param threads        its threads
+     * @param adopted        whether it is in the tree without descending from the root now (re-parented away)
      * @param cpuPercent     its CPU since the previous row, percent of one CPU, one decimal; empty when unknown
      * @param gpuMemoryBytes its GPU memory per GPU index; empty when GPUs are not watched
      */
-    record Member(long pid, String comm, long rssBytes, int threads, OptionalDouble cpuPercent,
+    record Member(long pid, String comm, long rssBytes, int threads, boolean adopted, OptionalDouble cpuPercent,
                   Optional<Map<Integer, Long>> gpuMemoryBytes) {
     }
 
@@ -210,7 +211,7 @@ final class WatchCommand implements Callable<Integer> {
                 cpu += c.getAsDouble();
                 anyCpu = true;
             }
-            members.add(new Member(m.pid(), m.process().comm(), m.rssBytes(), m.process().threads(), c,
+            members.add(new Member(m.pid(), m.process().comm(), m.rssBytes(), m.process().threads(), m.adopted(), c,
                     withGpus ? Optional.of(new java.util.TreeMap<>(m.gpuMemoryBytes())) : Optional.empty()));
         }
         // The total is the sum of the members' figures as printed, so that a script's sum matches it.
