@@ -7,8 +7,7 @@ import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFlag;
 import io.github.procscope.api.files.OpenFlags;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Mixin;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,15 +25,13 @@ import java.util.concurrent.Callable;
                         + "a process that does not exist."},
         footer = {"", "Examples:", "  procscope fds 4121", "  procscope --json fds 4121"})
 final class FdsCommand implements Callable<Integer> {
-    @ParentCommand
-    ProcscopeCli root;
-
-    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
-    long pid;
+    @Mixin
+    ProcessTarget target;
 
     @Override
     public Integer call() {
-        Context ctx = root.context();
+        Context ctx = target.context();
+        long pid = target.pid();
         List<OpenFd> fds = ctx.openFiles().fds(pid);
         if (fds.isEmpty()) {
             Integer zombie = ctx.zombie("fds", pid, "holds no open files");

@@ -8,8 +8,7 @@ import io.github.procscope.api.signals.SignalAction;
 import io.github.procscope.api.signals.SignalSet;
 import io.github.procscope.api.signals.Dispositions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Mixin;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -35,15 +34,13 @@ final class SignalsCommand implements Callable<Integer> {
     private static final List<Signal> NOTABLE = List.of(Signal.HUP, Signal.INT, Signal.QUIT, Signal.USR1, Signal.USR2,
             Signal.TERM);
 
-    @ParentCommand
-    ProcscopeCli root;
-
-    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
-    long pid;
+    @Mixin
+    ProcessTarget target;
 
     @Override
     public Integer call() {
-        Context ctx = root.context();
+        Context ctx = target.context();
+        long pid = target.pid();
         ProcessInfo p = ctx.procfs().process(pid);
         Dispositions d = ctx.scope().signals().dispositions(p.key());
         if (ctx.json()) {

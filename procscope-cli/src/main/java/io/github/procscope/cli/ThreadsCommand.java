@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.ThreadInfo;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Mixin;
 
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,15 +16,13 @@ import java.util.concurrent.Callable;
                         + "its own name and state."},
         footer = {"", "Example:", "  procscope threads 4121"})
 final class ThreadsCommand implements Callable<Integer> {
-    @ParentCommand
-    ProcscopeCli root;
-
-    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
-    long pid;
+    @Mixin
+    ProcessTarget target;
 
     @Override
     public Integer call() {
-        Context ctx = root.context();
+        Context ctx = target.context();
+        long pid = target.pid();
         List<ThreadInfo> threads = ctx.procfs().threads(pid);
         if (ctx.json()) {
             ArrayNode arr = Context.mapper().createArrayNode();
