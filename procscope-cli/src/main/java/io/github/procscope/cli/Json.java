@@ -1,27 +1,37 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationConfig;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.BeanPropertyWriter;
+import com.fasterxml.jackson.databind.ser.BeanSerializerModifier;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.databind.type.TypeFactory;
+import com.fasterxml.jackson.databind.util.NameTransformer;
 
 import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.SignalSet;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -145,7 +155,10 @@ final class Json {
      * component, named as its accessor, in declaration order (and nothing else: a record's other methods, such
      * as a derived {@code isX()}, are not fields); an empty {@code Optional} as {@code null}; collections as
      * arrays; maps as objects keyed by their keys' text; enums by name; numbers, booleans and strings as
-     * themselves; an {@code Instant}, a {@code Path} or a {@code Duration} (ISO-8601) by its {@code toString()}.
+     * themselves; an {@code Instant} or a {@code Path} by its {@code toString()}; a {@code SignalSet} as the
+     * names of its signals. A {@code Duration} component {@code x} is written as seconds (millisecond
+     * precision) in a field named {@code xSeconds}; a {@code Duration} elsewhere (an element of a list) in
+     * ISO-8601.
      *
      * @param value the value, not null
      * @return its JSON tree
@@ -153,6 +166,20 @@ final class Json {
     static JsonNode of(Object value) {
         return Records.MAPPER.valueToTree(value);
     }
+
+    /** A {@code SignalSet} is written as the names of its signals, as {@code kill -l} prints them. */
+    private abstract static class SignalSetAsNames {
+        @JsonValue
+        abstract List<String> names();
+    }
+
+    /** A duration as seconds, millisecond precision. */
+    private static final JsonSerializer<Object> SECONDS = new StdSerializer<>(Object.class) {
+        @Override
+        public void serialize(Object v, JsonGenerator g, SerializerProvider p) throws IOException {
+            g.writeNumber(Units.seconds((Duration) v));
+        }
+    };
 
     /** The mapper of {@link #of}, made when first used: a table never loads Jackson's databind. */
     private static final class Records {
@@ -205,7 +232,35 @@ final class Json {
             jdk.addSerializer(Path.class, ToStringSerializer.instance);
             // A record's fields are its components; no getter is a field (a record's isX() or getX() that is no
             // component is derived, not data). The fields are read, so no accessor may add to or rename them.
-            return JsonMapper.builder().addModule(jdk)
+            // A Duration component x is the number of seconds in a field named xSeconds, as the tool writes it.
+            jdk.setSerializerModifier(new BeanSerializerModifier() {
+                @Override
+                public List<BeanPropertyWriter> changeProperties(SerializationConfig config, BeanDescription bean,
+                                                                 List<BeanPropertyWriter> properties) {
+                    List<BeanPropertyWriter> out = new ArrayList<>();
+                    for (BeanPropertyWriter w : properties) {
+                        if (w.getType().hasRawClass(Duration.class)) {
+                            BeanPropertyWriter seconds = w.rename(new NameTransformer() {
+                                @Override
+                                public String transform(String name) {
+                                    return name + "Seconds";
+                                }
+
+                                @Override
+                                public String reverse(String transformed) {
+                                    return transformed.substring(0, transformed.length() - "Seconds".length());
+                                }
+                            });
+                            seconds.assignSerializer(SECONDS);
+                            out.add(seconds);
+                        } else {
+                            out.add(w);
+                        }
+                    }
+                    return out;
+                }
+            });
+            return JsonMapper.builder().addModule(jdk).addMixIn(SignalSet.class, SignalSetAsNames.class)
                     .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
                     .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
                     .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
