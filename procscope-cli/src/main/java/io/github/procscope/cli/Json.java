@@ -22,7 +22,6 @@ import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.databind.util.NameTransformer;
 
-import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SignalSet;
 
 import java.io.IOException;
@@ -124,25 +123,6 @@ final class Json {
     static void putStrings(ObjectNode o, String name, Collection<String> values) {
         ArrayNode a = o.putArray(name);
         values.forEach(a::add);
-    }
-
-    /**
-     * Writes an exit status as the fields of its variant and of {@link ExitStatus}: {@code code} (an exit
-     * code, null when killed), {@code signal} (the signal's name, null when it exited), {@code coreDumped},
-     * {@code source} and {@code shellStatus}.
-     */
-    static void putExitStatus(ObjectNode o, ExitStatus s) {
-        if (s instanceof ExitStatus.Exited e) {
-            o.put("code", e.code());
-            o.putNull("signal");
-            o.put("coreDumped", false);
-        } else if (s instanceof ExitStatus.Killed k) {
-            o.putNull("code");
-            o.put("signal", k.signal().name());
-            o.put("coreDumped", k.coreDumped());
-        }
-        o.put("source", s.source().name());
-        o.put("shellStatus", s.shellStatus());
     }
 
     /** @return a rate or percentage rounded to two decimals, as tools print them */
