@@ -12,13 +12,16 @@ import io.github.procscope.metrics.family.DeletedOpenFiles;
 import io.github.procscope.metrics.family.DeviceReading;
 import io.github.procscope.metrics.family.DoctorFindings;
 import io.github.procscope.metrics.family.GpuIdleHolding;
+import io.github.procscope.metrics.family.GpmSampler;
 import io.github.procscope.metrics.family.GpuMemoryAttribution;
+import io.github.procscope.metrics.family.NvlinkRates;
 import io.github.procscope.metrics.family.OomKills;
 import io.github.procscope.metrics.family.ProcessGroups;
 import io.github.procscope.metrics.family.ScrapeHealth;
 import io.github.procscope.metrics.family.Zombies;
 import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.time.Duration;
@@ -34,8 +37,9 @@ import java.util.function.LongSupplier;
  * A Prometheus collector over procscope's readers: at each scrape it reads one process snapshot and derives
  * from it every process metric, so that label sets that come and go (groups, parents of zombies, GPU users) are
  * those of that moment. Names follow the exporters dashboards are built for: process-exporter's
- * {@code namedprocess_namegroup_*} for process groups, dcgm-exporter's {@code DCGM_FI_DEV_*} (with its labels
- * {@code gpu}, {@code UUID}, {@code device}, {@code modelName}, {@code Hostname}, {@code pci_bus_id}) for GPUs,
+ * {@code namedprocess_namegroup_*} for process groups, dcgm-exporter's {@code DCGM_FI_*} (its default counters
+ * where NVML gives them, with its labels {@code gpu}, {@code UUID}, {@code pci_bus_id}, {@code device},
+ * {@code modelName}, {@code Hostname}, {@code DCGM_FI_DRIVER_VERSION}; see {@link io.github.procscope.metrics.family.DcgmField}) for GPUs,
  * and {@code procscope_*} for what only procscope has. The README lists every name; each family is defined
  * once, in a class of {@link io.github.procscope.metrics.family} that also adds its series.
  *
@@ -45,6 +49,8 @@ import java.util.function.LongSupplier;
  */
 public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private static final long NANOS = 1_000_000_000L;
+    /** How long each GPU Performance Monitoring window of the {@code DCGM_FI_PROF_*} fields lasts. */
+    private static final Duration GPM_WINDOW = Duration.ofSeconds(1);
 
     private final MetricsSources sources;
     private final ExporterOptions options;
@@ -55,6 +61,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private final GpuIdleHolding idleHolding;
     private final Optional<DeletedOpenFiles> deletedFiles;
     private final Optional<DoctorFindings> doctor;
+    private final NvlinkRates nvlinkRates;
+    private final Optional<GpmSampler> gpm;
     private long droppedTotal;
     private double lastDurationSeconds;
 
@@ -105,6 +113,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         }
         this.gpus = opened;
         this.gpuUnavailable = why;
+        this.nvlinkRates = new NvlinkRates(nanoClock);
+        this.gpm = opened.map(g -> new GpmSampler(g, GPM_WINDOW, health));
     }
 
     /** @return why there are no GPU metrics, when GPUs were asked for and could not be opened */
@@ -157,16 +167,20 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
 
     private void gpus(Scrape s, Gpus g, ProcessSnapshot snapshot, ProcessTree tree) {
         List<GpuDevice> devices;
+        String driver;
         try {
             devices = g.devices();
+            driver = g.driverVersion();
         } catch (ProcscopeException e) {
             health.error("gpu");
             return;
         }
+        GpmSampler sampler = gpm.orElseThrow();
+        sampler.start();
         for (GpuDevice d : devices) {
             try {
-                DeviceReading r = DeviceReading.of(d);
-                DcgmDevices.collect(s, r, DcgmDevices.labels(d, options.hostname()));
+                DeviceReading r = DeviceReading.of(d, nvlinkRates, sampler.last(d.uuid()));
+                DcgmDevices.collect(s, r, DcgmDevices.labels(d, options.hostname(), driver, Labels.EMPTY));
                 idleHolding.collect(s, d, r.sample());
                 GpuMemoryAttribution.collect(s, d, snapshot, p -> options.grouper().groupOf(p, tree),
                         options.perPid(), options.doctorOptions().subreapers());
@@ -181,11 +195,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         return Duration.ofNanos((long) (lastDurationSeconds * NANOS));
     }
 
-    /** Stops the doctor's and the deleted-files scan's threads and closes the GPUs, if they were opened. */
+    /**
+     * Stops the doctor's, the deleted-files scan's and the GPU performance sampler's threads and closes the GPUs, if
+     * they were opened.
+     */
     @Override
     public void close() {
         doctor.ifPresent(DoctorFindings::close);
         deletedFiles.ifPresent(DeletedOpenFiles::close);
+        gpm.ifPresent(GpmSampler::close);
         gpus.ifPresent(Gpus::close);
     }
 }

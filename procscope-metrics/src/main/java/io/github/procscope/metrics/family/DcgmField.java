@@ -1,6 +1,7 @@
 package io.github.procscope.metrics.family;
 
 import io.github.procscope.api.gpu.EccErrorCounts;
+import io.github.procscope.api.gpu.GpmMetrics;
 import io.github.procscope.metrics.model.MetricFamily;
 
 import java.util.OptionalDouble;
@@ -10,9 +11,11 @@ import java.util.function.Function;
 
 /**
  * dcgm-exporter's {@code DCGM_FI_*} families, one per DCGM field, each with the value it takes from a
- * {@link DeviceReading}: its name, type and help as dcgm-exporter's counter list gives them, the unit in the help
- * text as there. A field without a value for a GPU (one the GPU does not offer) has no series for it. The
- * families appear in a scrape in the order of this enumeration.
+ * {@link DeviceReading}: its name, type and help as dcgm-exporter's counter list ({@code etc/default-counters.csv})
+ * gives them, the unit in the help text as there, the value converted as DCGM converts NVML's. Every counter of
+ * that list that NVML offers is here; {@code DCGM_FI_DRIVER_VERSION} is a label ({@link DcgmDevices}). A field
+ * without a value for a GPU (one the GPU does not offer) has no series for it, as in dcgm-exporter. The families
+ * appear in a scrape in the order of this enumeration.
  */
 public enum DcgmField {
     /** GPU utilization, percent. */
@@ -74,15 +77,51 @@ public enum DcgmField {
             r -> r.remappedRows().isPresent()
                     ? OptionalDouble.of(r.remappedRows().get().pending() ? 1 : 0) : OptionalDouble.empty()),
     /** Whether a row remapping failed, 0 or 1. */
-    ROW_REMAP_FAILURE(MetricFamily.gauge("DCGM_FI_DEV_ROW_REMAP_FAILURE",
-            "Whether remapping of rows has failed (1) or not (0)."),
+    ROW_REMAP_FAILURE(MetricFamily.gauge("DCGM_FI_DEV_ROW_REMAP_FAILURE", "Whether remapping of rows has failed"),
             r -> r.remappedRows().isPresent()
                     ? OptionalDouble.of(r.remappedRows().get().failed() ? 1 : 0) : OptionalDouble.empty()),
-    /** The last XID error, 0 for none since watching began. */
-    XID_ERRORS(MetricFamily.gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered (0: none since"
-            + " the exporter started watching)."),
+    /** The last XID error, 0 for none since watching began; labelled {@code err_code} too ({@link DcgmDevices}). */
+    XID_ERRORS(MetricFamily.gauge("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered."),
             r -> r.xidErrors().isPresent()
-                    ? OptionalDouble.of(r.xidErrors().get().lastXid().orElse(0)) : OptionalDouble.empty());
+                    ? OptionalDouble.of(r.xidErrors().get().lastXid().orElse(0)) : OptionalDouble.empty()),
+    /** Device memory (HBM) temperature, Celsius (a reading above 200 is no reading, as in DCGM). */
+    MEMORY_TEMP(MetricFamily.gauge("DCGM_FI_DEV_MEMORY_TEMP", "Memory temperature (in C)."),
+            r -> of(r.sample().memoryTemperatureCelsius())),
+    /** Video encoder utilization, percent. */
+    ENC_UTIL(MetricFamily.gauge("DCGM_FI_DEV_ENC_UTIL", "Encoder utilization (in %)."),
+            r -> of(r.sample().encoderUtilizationPercent())),
+    /** Video decoder utilization, percent. */
+    DEC_UTIL(MetricFamily.gauge("DCGM_FI_DEV_DEC_UTIL", "Decoder utilization (in %)."),
+            r -> of(r.sample().decoderUtilizationPercent())),
+    /** Framebuffer memory reserved by the driver and firmware, MiB, rounded down; absent with NVML's v1 query. */
+    FB_RESERVED(MetricFamily.gauge("DCGM_FI_DEV_FB_RESERVED", "Framebuffer memory reserved (in MiB)."),
+            r -> r.sample().memory().isPresent() && r.sample().memory().get().reservedBytes().isPresent()
+                    ? mib(r.sample().memory().get().reservedBytes().getAsLong()) : OptionalDouble.empty()),
+    /** NVLink bandwidth, all links, in 1000 KiB/s: a rate typed counter, as DCGM has it ({@link NvlinkRates}). */
+    NVLINK_BANDWIDTH_TOTAL(MetricFamily.unsuffixedCounter("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL",
+            "Total number of NVLink bandwidth counters for all lanes."), DeviceReading::nvlinkBandwidth),
+    /** Whether vGPU software is licensed, 0 or 1 (0 on bare metal). */
+    VGPU_LICENSE_STATUS(MetricFamily.gauge("DCGM_FI_DEV_VGPU_LICENSE_STATUS", "vGPU License status"),
+            r -> r.sample().vgpuLicensed().isPresent()
+                    ? OptionalDouble.of(r.sample().vgpuLicensed().get() ? 1 : 0) : OptionalDouble.empty()),
+    /** Share of time the graphics engine was active, 0 to 1 (GPM percent / 100). */
+    PROF_GR_ENGINE_ACTIVE(MetricFamily.gauge("DCGM_FI_PROF_GR_ENGINE_ACTIVE",
+            "Ratio of time the graphics engine is active."), r -> ratio(r, GpmMetrics::graphicsActivityPercent)),
+    /** Share of cycles the tensor pipe was active, 0 to 1 (GPM percent / 100). */
+    PROF_PIPE_TENSOR_ACTIVE(MetricFamily.gauge("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE",
+            "Ratio of cycles the tensor (HMMA) pipe is active."), r -> ratio(r, GpmMetrics::tensorActivityPercent)),
+    /** Share of cycles the memory interface was busy, 0 to 1 (GPM percent / 100). */
+    PROF_DRAM_ACTIVE(MetricFamily.gauge("DCGM_FI_PROF_DRAM_ACTIVE",
+            "Ratio of cycles the device memory interface is active sending or receiving data."),
+            r -> ratio(r, GpmMetrics::dramBandwidthPercent)),
+    /** PCIe bytes sent per second, headers included. */
+    PROF_PCIE_TX_BYTES(MetricFamily.gauge("DCGM_FI_PROF_PCIE_TX_BYTES", "The rate of data transmitted over the PCIe"
+            + " bus - including both protocol headers and data payloads - in bytes per second."),
+            r -> r.gpm().isPresent() ? r.gpm().get().pcieTxBytesPerSecond() : OptionalDouble.empty()),
+    /** PCIe bytes received per second, headers included. */
+    PROF_PCIE_RX_BYTES(MetricFamily.gauge("DCGM_FI_PROF_PCIE_RX_BYTES", "The rate of data received over the PCIe"
+            + " bus - including both protocol headers and data payloads - in bytes per second."),
+            r -> r.gpm().isPresent() ? r.gpm().get().pcieRxBytesPerSecond() : OptionalDouble.empty());
 
     private static final double MIB = 1024.0 * 1024.0;
 
@@ -113,6 +152,14 @@ public enum DcgmField {
 
     private static OptionalDouble of(OptionalLong v) {
         return v.isPresent() ? OptionalDouble.of(v.getAsLong()) : OptionalDouble.empty();
+    }
+
+    private static OptionalDouble ratio(DeviceReading r, Function<GpmMetrics, OptionalDouble> percent) {
+        if (r.gpm().isEmpty()) {
+            return OptionalDouble.empty();
+        }
+        OptionalDouble p = percent.apply(r.gpm().get());
+        return p.isPresent() ? OptionalDouble.of(p.getAsDouble() / 100.0) : OptionalDouble.empty();
     }
 
     private static OptionalDouble mib(long bytes) {

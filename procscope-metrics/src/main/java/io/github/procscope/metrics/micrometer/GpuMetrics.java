@@ -6,6 +6,7 @@ import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.metrics.family.DcgmDevices;
 import io.github.procscope.metrics.family.DcgmField;
 import io.github.procscope.metrics.family.DeviceReading;
+import io.github.procscope.metrics.family.NvlinkRates;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.github.procscope.metrics.model.MetricType;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -13,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import io.prometheus.metrics.model.snapshots.Labels;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -20,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 
@@ -27,8 +30,10 @@ import java.util.Set;
  * Micrometer meters for every GPU of an open {@link Gpus}: the families of {@link DcgmField}, under the names,
  * help texts and units the Prometheus collector exports them with ({@code DCGM_FI_DEV_GPU_UTIL} in percent,
  * {@code DCGM_FI_DEV_FB_USED} in MiB, …), one row per device, tagged as dcgm-exporter labels a GPU's series
- * ({@code gpu}, {@code UUID}, {@code device}, {@code modelName}, {@code pci_bus_id}; the host is the registry's
- * business). Gauges are multi-gauges; dcgm-exporter's counters are function counters.
+ * ({@code gpu}, {@code UUID}, {@code pci_bus_id}, {@code device}, {@code modelName},
+ * {@code DCGM_FI_DRIVER_VERSION}; the host is the registry's business). Gauges are multi-gauges; dcgm-exporter's
+ * counters are function counters. The {@code DCGM_FI_PROF_*} fields, which need a GPU Performance Monitoring
+ * window measured on a thread of its own, are the Prometheus collector's only.
  *
  * <p>The values are those of the last {@link #refresh()}: call it on the registry's publishing interval (for
  * example from a scheduled executor). {@link #bindTo} refreshes once. A device that fails to answer is left out
@@ -41,6 +46,7 @@ public final class GpuMetrics implements MeterBinder {
     private final Gpus gpus;
     private final Map<DcgmField, MultiGauge> gauges = new EnumMap<>(DcgmField.class);
     private final Map<String, Double> counts = new HashMap<>();
+    private final NvlinkRates nvlink = new NvlinkRates(System::nanoTime);
     private MeterRegistry registry;
 
     /** @param gpus the open GPUs */
@@ -67,14 +73,15 @@ public final class GpuMetrics implements MeterBinder {
         for (DcgmField f : gauges.keySet()) {
             rows.put(f, new ArrayList<>());
         }
+        String driver = gpus.driverVersion();
         for (GpuDevice d : gpus.devices()) {
             DeviceReading r;
             try {
-                r = DeviceReading.of(d);
+                r = DeviceReading.of(d, nvlink, Optional.empty());
             } catch (ProcscopeException e) {
                 continue;
             }
-            Tags tags = Meters.tags(DcgmDevices.labels(d, ""), LEFT_OUT);
+            Tags tags = Meters.tags(DcgmDevices.labels(d, "", driver, Labels.EMPTY), LEFT_OUT);
             for (DcgmField f : DcgmField.values()) {
                 OptionalDouble v = f.valueOf(r);
                 if (v.isEmpty()) {

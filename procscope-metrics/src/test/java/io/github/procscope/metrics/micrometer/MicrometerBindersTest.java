@@ -126,11 +126,12 @@ class MicrometerBindersTest {
             m.refresh();
             assertEquals(9 * 1024, simple.get("DCGM_FI_DEV_FB_USED").tag("gpu", "0").gauge().value());
             String text = prom.scrape();
-            assertTrue(text.contains("DCGM_FI_DEV_FB_USED{UUID=\"GPU-abc00000-1111-2222-3333-000000444444\","
+            assertTrue(text.contains("DCGM_FI_DEV_FB_USED{DCGM_FI_DRIVER_VERSION=\"550.54.15\",UUID=\"GPU-abc00000-1111-2222-3333-000000444444\","
                     + "device=\"nvidia0\",gpu=\"0\",modelName=\"NVIDIA H100 80GB HBM3\","
                     + "pci_bus_id=\"00000000:07:00.0\"} 7168.0"), text);
             assertTrue(text.contains("# HELP DCGM_FI_DEV_GPU_TEMP GPU temperature (in C).\n"), text);
-            assertTrue(text.contains("DCGM_FI_DEV_GPU_TEMP{UUID=\"GPU-abc00001-"), text);
+            assertTrue(text.contains("DCGM_FI_DEV_GPU_TEMP{DCGM_FI_DRIVER_VERSION=\"550.54.15\",UUID=\"GPU-abc00001-"),
+                    text);
         }
         NvmlDouble.assertClosed();
     }
