@@ -32,7 +32,8 @@ import java.util.Set;
  * {@code DCGM_FI_DEV_FB_USED} in MiB, …), one row per device, tagged as dcgm-exporter labels a GPU's series
  * ({@code gpu}, {@code UUID}, {@code pci_bus_id}, {@code device}, {@code modelName},
  * {@code DCGM_FI_DRIVER_VERSION}; the host is the registry's business). Gauges are multi-gauges; dcgm-exporter's
- * counters are function counters. The {@code DCGM_FI_PROF_*} fields, which need a GPU Performance Monitoring
+ * counters are function counters (but {@code DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL}, a rate, is a gauge). The
+ * {@code DCGM_FI_PROF_*} fields, which need a GPU Performance Monitoring
  * window measured on a thread of its own, are the Prometheus collector's only.
  *
  * <p>The values are those of the last {@link #refresh()}: call it on the registry's publishing interval (for
@@ -59,7 +60,9 @@ public final class GpuMetrics implements MeterBinder {
         this.registry = registry;
         for (DcgmField f : DcgmField.values()) {
             MetricFamily family = f.family();
-            if (family.type() == MetricType.GAUGE) {
+            // DCGM's NVLink bandwidth is a rate though typed counter: a gauge for Micrometer, which would take a
+            // counter for a running total.
+            if (family.type() == MetricType.GAUGE || f == DcgmField.NVLINK_BANDWIDTH_TOTAL) {
                 gauges.put(f, MultiGauge.builder(family.name()).baseUnit(Meters.unit(family))
                         .description(family.help()).register(registry));
             }

@@ -122,6 +122,9 @@ class MicrometerBindersTest {
             assertEquals(987_654_321, simple.get("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION").tag("gpu", "0")
                     .functionCounter().count());
             assertNull(simple.find("DCGM_FI_DEV_GPU_UTIL").tag("Hostname", "").gauge(), "no host tag");
+            assertEquals(0, simple.get("DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL").tag("gpu", "0").gauge().value(),
+                    "a rate, so a gauge; 0 at the first reading");
+            assertNull(simple.find("DCGM_FI_PROF_GR_ENGINE_ACTIVE").gauge(), "GPM windows are the collector's only");
             NvmlDouble.ok(c.ndSetValue(0, "memory.used", 9 * NvmlDouble.GIB));
             m.refresh();
             assertEquals(9 * 1024, simple.get("DCGM_FI_DEV_FB_USED").tag("gpu", "0").gauge().value());
