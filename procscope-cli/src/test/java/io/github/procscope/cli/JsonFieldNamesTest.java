@@ -299,6 +299,13 @@ class JsonFieldNamesTest {
                 .omits(ProcessKey.class, "the pidfd inode is an identity the tool checks, not an event's fact",
                         "pidfsInode")
                 .check("events", EventsCommand.json(e)));
+        JsonNode fork = EventsCommand.json(e);
+        assertEquals("FORK", fork.get("type").asText());
+        assertEquals(42, fork.get("ppid").asLong());
+        assertEquals(101, fork.get("startTimeTicks").asLong());
+        assertEquals("1970-01-01T00:00:00Z", fork.get("time").asText());
+        assertTrue(fork.get("coreDumped").isNull() && fork.get("exitCode").isNull() && fork.get("cause").isNull(),
+                fork.toString());
 
         Diagnosis d = new Diagnosis(Instant.EPOCH, List.of(new Finding(Severity.WARNING, List.of(5L), "a zombie",
                 new Evidence.Zombies(1, "init", List.of(5L), List.of("defunct")), "reap it")), List.of("GPUs: none"));
