@@ -1,7 +1,7 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.files.FdKind;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFlag;
@@ -11,6 +11,8 @@ import picocli.CommandLine.Mixin;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 /** {@code procscope fds PID}: the open files of a process, as {@code lsof -p PID} lists them. */
@@ -57,17 +59,16 @@ final class FdsCommand implements Callable<Integer> {
         return ProcscopeCli.OK;
     }
 
-    static ObjectNode json(OpenFd fd) {
-        ObjectNode o = Json.object();
-        o.put("fd", fd.fd());
-        o.put("kind", fd.kind().name());
-        o.put("target", fd.target());
-        Json.putText(o, "path", fd.path());
-        o.put("deleted", fd.deleted());
-        Json.put(o, "sizeBytes", fd.sizeBytes());
-        o.put("positionBytes", fd.positionBytes());
-        Json.putStrings(o, "flags", flagNames(fd.flags()));
-        return o;
+    /**
+     * An open file as {@code fds --json} writes it, one field per component: lsof's columns, the flags by name.
+     */
+    record Row(int fd, FdKind kind, String target, Optional<String> path, boolean deleted, OptionalLong sizeBytes,
+               long positionBytes, List<String> flags) {
+    }
+
+    static JsonNode json(OpenFd fd) {
+        return Json.of(new Row(fd.fd(), fd.kind(), fd.target(), fd.path(), fd.deleted(), fd.sizeBytes(),
+                fd.positionBytes(), flagNames(fd.flags())));
     }
 
     /** @return the access mode ({@code O_RDONLY}, {@code O_WRONLY}, {@code O_RDWR}), then the other flags */
