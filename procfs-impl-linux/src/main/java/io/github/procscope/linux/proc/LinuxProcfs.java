@@ -510,30 +510,8 @@ public final class LinuxProcfs implements ProcessTable {
                 }
             }
         }
-        int n = 0;
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of(prefix + pid, "fd"))) {
-            for (Path entry : ds) {
-                if (isNumber(entry.getFileName().toString())) { // a descriptor: nothing else lives there
-                    n++;
-                }
-            }
-        } catch (IOException | java.nio.file.DirectoryIteratorException | SecurityException e) {
-            return OptionalInt.empty();
-        }
-        return OptionalInt.of(n);
-    }
-
-    private static boolean isNumber(String name) {
-        if (name.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        return true;
+        int n = FdDirectory.count(Path.of(prefix + pid));
+        return n >= 0 ? OptionalInt.of(n) : OptionalInt.empty();
     }
 
     @Override
