@@ -23,7 +23,7 @@ import io.github.procscope.linux.sys.FsCalls;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
 import io.github.procscope.linux.sys.ReadFailures;
-import io.github.procscope.linux.sys.internal.NativeFs;
+import io.github.procscope.linux.sys.NativeFs;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
@@ -86,11 +86,7 @@ public final class LinuxOpenFiles implements OpenFiles {
      * @throws ProcfsUnavailableException if the root is not a directory
      */
     public static LinuxOpenFiles at(Path root) {
-        Objects.requireNonNull(root, "root");
-        if (!Files.isDirectory(root)) {
-            throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
-                    : "it does not exist");
-        }
+        ProcRoot.requireDirectory(root, "root");
         return new LinuxOpenFiles(root, AuxvParser.detect(), OpenFlagBits.forThisMachine());
     }
 

@@ -780,10 +780,7 @@ public final class LinuxProcfs implements ProcessTable {
          *                                  device) or is larger than the kernel writes
          */
         public LinuxProcfs build() {
-            if (!Files.isDirectory(root)) {
-                throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
-                        : "it does not exist");
-            }
+            ProcRoot.requireDirectory(root, "root");
             ProcBuffer buf = new ProcBuffer();
             Path statFile = root.resolve("stat");
             if (buf.read(statFile) != ProcBuffer.Result.OK) {
