@@ -26,7 +26,6 @@ import io.github.procscope.linux.sys.ReadFailures;
 import io.github.procscope.linux.sys.NativeFs;
 
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -431,10 +430,13 @@ public final class LinuxOpenFiles implements OpenFiles {
             String target;
             try {
                 target = Files.readSymbolicLink(fdDir.resolve(Integer.toString(fd))).toString();
-            } catch (AccessDeniedException e) {
-                return FdDirectory.Status.DENIED; // listing allowed, links refused (a non-dumpable process)
-            } catch (IOException | UnsupportedOperationException e) {
-                continue; // closed meanwhile, or not a link
+            } catch (IOException e) {
+                if (ReadFailures.classify(e) == ProcBuffer.Result.DENIED) {
+                    return FdDirectory.Status.DENIED; // listing allowed, links refused (a non-dumpable process)
+                }
+                continue; // closed meanwhile
+            } catch (UnsupportedOperationException e) {
+                continue; // not a link
             }
             if (target.startsWith(prefix)) {
                 into.add(new HeldFile(pid, fd, target));
