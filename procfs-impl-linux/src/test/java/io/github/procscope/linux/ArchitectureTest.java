@@ -146,6 +146,23 @@ class ArchitectureTest {
     }
 
     @Test
+    void testPackagesMirrorMainPackages() {
+        // A test lives in the package of the code it tests; only this class and its planted root class sit in
+        // the root package.
+        Set<String> main = MAIN.stream().map(JavaClass::getPackageName).collect(Collectors.toSet());
+        JavaClasses tests = new ClassFileImporter().withImportOption(ImportOption.Predefined.ONLY_INCLUDE_TESTS)
+                .importPackages(BASE);
+        Set<String> strays = tests.stream().map(JavaClass::getPackageName)
+                .filter(p -> !p.equals(BASE) && !main.contains(p)).collect(Collectors.toCollection(TreeSet::new));
+        assertTrue(tests.size() > 100, "test classes imported: " + tests.size());
+        assertEquals(Set.of(), strays, "test packages without a main package");
+        Set<String> inRoot = tests.stream().filter(c -> c.getPackageName().equals(BASE))
+                .map(c -> c.getSimpleName().isEmpty() ? c.getName() : c.getSimpleName())
+                .filter(n -> !n.contains("$")).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(new TreeSet<>(Set.of("ArchitectureTest", "PlantedRootClass")), inRoot);
+    }
+
+    @Test
     void theClassesWereImported() {
         // A rule over nothing would pass: the import must hold the module's classes, FfmWall among them when the
         // FFM back end was built.
