@@ -22,7 +22,7 @@ import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.proc.TreeMembers;
-import io.github.procscope.linux.sys.internal.NativeAccess;
+import io.github.procscope.linux.sys.NativeAccess;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
