@@ -50,7 +50,7 @@ class PreemptibleTrainingLoopIT {
 
         ExitStatus status = ExitStatus.fromShellStatus(run.exitValue());
         assertEquals(143, status.shellStatus(), "exits as a JVM ending on TERM does");
-        assertTrue(status.explain().contains("checkpoint"), status.explain());
+        assertTrue(status.explainInDetail().contains("checkpoint"), status.explainInDetail());
 
         Process again = start(checkpoint, saved + 2, 1);
         try {

@@ -104,9 +104,15 @@ public record ProcessKey(long pid, long startTimeTicks, OptionalLong pidfsInode)
         }
     }
 
-    /** @return {@code pid@ticks}, and {@code /inode} when there is one */
+    /**
+     * Describes the key for a person, such as {@code pid 13405 (started at tick 4586012 after boot)}. The format
+     * is for reading, not for parsing: a program uses the accessors.
+     *
+     * @return the pid, the start time in clock ticks after boot, and the pidfs inode when there is one
+     */
     @Override
     public String toString() {
-        return pid + "@" + startTimeTicks + (pidfsInode.isPresent() ? "/" + pidfsInode.getAsLong() : "");
+        return "pid " + pid + " (started at tick " + startTimeTicks + " after boot"
+                + (pidfsInode.isPresent() ? ", pidfs inode " + pidfsInode.getAsLong() : "") + ")";
     }
 }

@@ -69,6 +69,25 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
             if (code == 0) {
                 return prefix + "exited normally with status 0 (success).";
             }
+            if (code == 126) {
+                return prefix + "exited with status 126: the command could not be executed.";
+            }
+            if (code == 127) {
+                return prefix + "exited with status 127: the command was not found.";
+            }
+            if (code > 128 && code - 128 <= Signal.MAX_NUMBER) {
+                return prefix + "exited with status " + code + " by itself (128 + " + (code - 128)
+                        + " is the shell's code for " + Signal.of(code - 128).fullName() + ").";
+            }
+            return prefix + "exited with status " + code + ": the program reported failure.";
+        }
+
+        @Override
+        public String explainInDetail() {
+            String prefix = source == Source.SHELL_CONVENTION ? "status " + code + ": " : "";
+            if (code == 0) {
+                return prefix + "exited normally with status 0 (success).";
+            }
             StringBuilder b = new StringBuilder(prefix).append("exited with status ").append(code);
             if (code == 126) {
                 b.append(": by the shell convention, the command was found but could not be executed (no"
@@ -128,6 +147,36 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
 
         @Override
         public String explain() {
+            int n = signal.number();
+            if (source == Source.SHELL_CONVENTION) {
+                String hint = n == 15 ? ", as a JVM does after SIGTERM, and a training loop on purpose after its checkpoint"
+                        : n == 9 ? "; if nobody sent SIGKILL, suspect the OOM killer" : "";
+                return "status " + shellStatus() + ": killed by " + signal.fullName() + ", or the program exited with "
+                        + shellStatus() + " itself" + hint + ".";
+            }
+            return "killed by " + signal.fullName() + " (" + n + ")" + (coreDumped ? ", core dumped" : "") + ": "
+                    + shortMeaning(signal) + ".";
+        }
+
+        private static String shortMeaning(Signal s) {
+            switch (s.number()) {
+                case 9:
+                    return "no handler could run; if nobody sent it, suspect the OOM killer";
+                case 15:
+                    return "a stop request the process did not handle";
+                case 2:
+                    return "the interrupt from the keyboard (Ctrl-C)";
+                case 1:
+                    return "its terminal went away (run long jobs under nohup, tmux or screen)";
+                case 11:
+                    return "an invalid memory access, a crash in native code";
+                default:
+                    return s.description();
+            }
+        }
+
+        @Override
+        public String explainInDetail() {
             StringBuilder b = new StringBuilder();
             int n = signal.number();
             if (source == Source.SHELL_CONVENTION) {
@@ -293,11 +342,21 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
     int shellStatus();
 
     /**
-     * @return a plain-words explanation: what ended the process and what to look at next (for SIGKILL,
-     *         the OOM killer; for 143, that a JVM handling TERM, or checkpointing under a preemption guard,
-     *         exits with it on purpose)
+     * Says in one sentence what ended the process, such as {@code "killed by SIGKILL (9): no handler could run;
+     * if nobody sent it, suspect the OOM killer."}
+     *
+     * @return one sentence; {@link #explainInDetail()} has the reasons behind it
      */
     String explain();
+
+    /**
+     * Explains at length what ended the process and what to look at next: for SIGKILL, where the OOM killer
+     * leaves its trace; for 143, that a JVM handling TERM, or a training loop checkpointing under a preemption
+     * guard, exits with it on purpose.
+     *
+     * @return a few sentences
+     */
+    String explainInDetail();
 
     /** @return whether the process exited with status 0 */
     default boolean isSuccess() {
