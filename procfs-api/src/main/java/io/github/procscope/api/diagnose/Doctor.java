@@ -10,7 +10,9 @@ import io.github.procscope.api.Procscope;
  */
 public interface Doctor {
     /**
-     * @return the doctor of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
+     * {@return the doctor of the live system, as {@link io.github.procscope.api.Procscope#system()} gives
+     * it}
+     *
      * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the class path
      */
     static Doctor system() {

@@ -49,7 +49,11 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
      * @param source where the status came from
      */
     record Exited(int code, Source source) implements ExitStatus {
-        /** @throws IllegalArgumentException if the code is outside 0 to 255 */
+        /**
+         * Checks the components.
+         *
+         * @throws IllegalArgumentException if the code is outside 0 to 255
+         */
         public Exited {
             if (code < 0 || code > 255) {
                 throw new IllegalArgumentException("an exit status is 0 to 255 (the kernel keeps the low 8 bits"
@@ -115,7 +119,7 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
             return b.toString();
         }
 
-        /** @return {@code "exited 0"}, {@code "exited 143"} */
+        /** {@return {@code "exited 0"}, {@code "exited 143"}} */
         @Override
         public String toString() {
             return "exited " + code;
@@ -131,7 +135,11 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
      * @param source     where the status came from
      */
     record Killed(Signal signal, boolean coreDumped, Source source) implements ExitStatus {
-        /** @throws IllegalArgumentException if a shell-convention reading claims a core dump */
+        /**
+         * Checks the components.
+         *
+         * @throws IllegalArgumentException if a shell-convention reading claims a core dump
+         */
         public Killed {
             Objects.requireNonNull(signal, "signal");
             Objects.requireNonNull(source, "source");
@@ -204,8 +212,8 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
         }
 
         /**
-         * @return {@code "killed by SIGKILL"}, {@code "killed by SIGSEGV (core dumped)"}, or for a
-         *         shell-convention reading {@code "143 (SIGTERM by the shell convention)"}
+         * {@return {@code "killed by SIGKILL"}, {@code "killed by SIGSEGV (core dumped)"}, or for a
+         * shell-convention reading {@code "143 (SIGTERM by the shell convention)"}}
          */
         @Override
         public String toString() {
@@ -254,8 +262,9 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
     }
 
     /**
+     * {@return an exact "exited with {@code status}"}
+     *
      * @param status the status passed to {@code exit}, 0 to 255
-     * @return an exact "exited with {@code status}"
      * @throws IllegalArgumentException if the status is outside 0 to 255
      */
     static ExitStatus exited(int status) {
@@ -263,9 +272,10 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
     }
 
     /**
+     * {@return an exact "killed by {@code signal}"}
+     *
      * @param signal     the signal that ended the process
      * @param coreDumped whether the kernel wrote a core dump
-     * @return an exact "killed by {@code signal}"
      */
     static ExitStatus killedBy(Signal signal, boolean coreDumped) {
         return new Killed(signal, coreDumped, Source.WAIT_STATUS);
@@ -335,10 +345,10 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
         return new Exited(status, Source.SHELL_CONVENTION);
     }
 
-    /** @return where this status came from, and so how certain its reading is */
+    /** {@return where this status came from, and so how certain its reading is} */
     Source source();
 
-    /** @return the status as a shell's {@code $?} shows it: the exit status, or 128 + the signal number */
+    /** {@return the status as a shell's {@code $?} shows it: the exit status, or 128 + the signal number} */
     int shellStatus();
 
     /**
@@ -358,7 +368,7 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
      */
     String explainInDetail();
 
-    /** @return whether the process exited with status 0 */
+    /** {@return whether the process exited with status 0} */
     default boolean isSuccess() {
         return this instanceof Exited e && e.code() == 0;
     }
