@@ -65,7 +65,7 @@ public record DoctorOptions(Duration sampleWindow, double diskUsedPercent, doubl
 
     /**
      * {@return a 3-second window; disks and inodes at 90%; memory available under 10%; cgroups at 90% of
-     * their limit; GPUs idle under 5% utilization while holding over 1 GiB (the seed's rule); disks at 80%
+     * their limit; GPUs idle under 5% utilization while holding over 1 GiB (the rule of {@code procscope gpu} and the exporter); disks at 80%
      * util with 50 ms waits; orphans idle and older than 10 minutes; terminal processes older than 1 minute;
      * deleted-but-open files from 10 MiB per file system}
      */

@@ -13,7 +13,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
- * The two GPU entries of the map: GPUs that hold memory while idle over the window (the seed's
+ * The two GPU checks: GPUs that hold memory while idle over the window (
  * {@code idle_holding}: mean utilization under 5% while more than 1 GiB is used), and ghosts: processes
  * holding GPU memory whose parent training process is gone (DataLoader workers left after Ctrl-C).
  */
