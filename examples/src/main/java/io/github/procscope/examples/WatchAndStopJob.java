@@ -1,11 +1,10 @@
 package io.github.procscope.examples;
 
-import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcessTree;
-import io.github.procscope.api.signals.Signals;
+import io.github.procscope.api.Procscope;
+import io.github.procscope.api.job.JobSample;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 
@@ -15,8 +14,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Launches a command as a job, watches its process tree (how many processes, their resident memory in
- * total) a few times, then stops the whole tree gracefully (TERM, a grace period, KILL) and prints what
+ * Launches a command as a job, watches its process tree with a {@link JobTree} (how many processes, their
+ * resident memory in total, who joined and who left; each refresh reads only the job's own processes) a few
+ * times, then stops the whole tree gracefully (TERM, a grace period, KILL) and prints what
  * happened to each process.
  *
  * <p>Run: {@code java -cp ... io.github.procscope.examples.WatchAndStopJob sh -c 'sleep 60 & sleep 60 & wait'}.
@@ -51,19 +51,17 @@ public final class WatchAndStopJob {
      */
     public static StopReport run(List<String> command, int samples, Duration interval, Duration grace,
                                  PrintStream out) throws IOException, InterruptedException {
-        ProcessTable table = ProcessTable.system();
-        Signals signals = Signals.system();
+        Procscope host = Procscope.system();
         Process job = new ProcessBuilder(command).inheritIO().start();
-        ProcessKey root = table.key(job.pid());
+        ProcessKey root = host.processes().key(job.pid());
+        JobTree tree = host.processes().jobTree(root, JobTreeOptions.basic());
         for (int i = 0; i < samples; i++) {
             Thread.sleep(interval.toMillis());
-            ProcessSnapshot snapshot = table.snapshot();
-            ProcessTree tree = snapshot.tree();
-            List<ProcessInfo> members = tree.descendants(root.pid());
-            long rss = tree.subtreeRssBytes(root.pid());
-            out.printf("job %d: %d process(es), %,d bytes resident%n", root.pid(), members.size() + 1, rss);
+            JobSample sample = tree.refresh();
+            out.printf("job %d: %d process(es), %,d bytes resident, %d joined, %d left%n", root.pid(),
+                    sample.members().size(), sample.rssBytes(), sample.joined().size(), sample.left().size());
         }
-        StopReport report = signals.stopTree(job, StopOptions.defaults().withGracePeriod(grace));
+        StopReport report = host.signals().stopTree(job, StopOptions.defaults().withGracePeriod(grace));
         for (StopReport.StoppedProcess p : report.processes()) {
             out.printf("%d %s: %s after %d ms%n", p.pid(), p.comm(), p.ending(), p.after().toMillis());
         }

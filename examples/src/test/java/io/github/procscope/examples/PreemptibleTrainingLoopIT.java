@@ -1,9 +1,9 @@
 package io.github.procscope.examples;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
-import io.github.procscope.api.signals.Signals;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,8 +33,8 @@ class PreemptibleTrainingLoopIT {
                 lines.add(line);
             }
             assertEquals("starting", lines.get(0), lines.toString());
-            ProcessTable table = ProcessTable.system();
-            assertTrue(Signals.system().send(table.key(run.pid()), Signal.TERM).delivered());
+            ProcessTable table = Procscope.system().processes();
+            assertTrue(Procscope.system().signals().send(table.key(run.pid()), Signal.TERM).delivered());
             while ((line = out.readLine()) != null) {
                 lines.add(line);
             }
@@ -50,7 +50,7 @@ class PreemptibleTrainingLoopIT {
 
         ExitStatus status = ExitStatus.fromShellStatus(run.exitValue());
         assertEquals(143, status.shellStatus(), "exits as a JVM ending on TERM does");
-        assertTrue(status.explain().contains("checkpoint"), status.explain());
+        assertTrue(status.explainInDetail().contains("checkpoint"), status.explainInDetail());
 
         Process again = start(checkpoint, saved + 2, 1);
         try {

@@ -18,10 +18,11 @@ public final class CpuUsage {
     }
 
     /**
+     * {@return percent of one CPU for every process present in both, by identity; empty when the two
+     * snapshots share one uptime reading (taken within the clock's 10 ms resolution)}
+     *
      * @param earlier the first snapshot
      * @param later   the second snapshot, taken after the first
-     * @return percent of one CPU for every process present in both, by identity; empty when the two
-     *         snapshots share one uptime reading (taken within the clock's 10 ms resolution)
      * @throws IllegalArgumentException if {@code later} was taken before {@code earlier}
      */
     public static Map<ProcessKey, Double> between(ProcessSnapshot earlier, ProcessSnapshot later) {
@@ -41,11 +42,12 @@ public final class CpuUsage {
     }
 
     /**
+     * {@return percent of one CPU the process used between the snapshots; empty if it is not in both with
+     * the same start time, or the snapshots share one uptime reading}
+     *
      * @param earlier the first snapshot
      * @param later   the second snapshot, taken after the first
      * @param pid     a process id
-     * @return percent of one CPU the process used between the snapshots; empty if it is not in both
-     *         with the same start time, or the snapshots share one uptime reading
      * @throws IllegalArgumentException if {@code later} was taken before {@code earlier}
      */
     public static OptionalDouble percent(ProcessSnapshot earlier, ProcessSnapshot later, long pid) {
@@ -62,10 +64,11 @@ public final class CpuUsage {
     }
 
     /**
+     * {@return percent of one CPU used over the interval}
+     *
      * @param cpuBefore CPU time at the start of the interval
      * @param cpuAfter  CPU time at its end
      * @param interval  the interval's length
-     * @return percent of one CPU used over the interval
      */
     public static double percent(Duration cpuBefore, Duration cpuAfter, Duration interval) {
         return percent(cpuBefore, cpuAfter, interval.toNanos());

@@ -16,6 +16,7 @@ public record DeviceNumber(int major, int minor) {
     public static final int MAX_MINOR = (1 << 20) - 1;
 
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if either number is out of its range
      */
     public DeviceNumber {
@@ -44,14 +45,14 @@ public record DeviceNumber(int major, int minor) {
         return new DeviceNumber((int) major, (int) minor);
     }
 
-    /** @return the packed {@code dev_t} form ({@code gnu_dev_makedev}) */
+    /** {@return the packed {@code dev_t} form ({@code gnu_dev_makedev})} */
     public long encoded() {
         long maj = major;
         long min = minor;
         return (min & 0xffL) | ((maj & 0xfffL) << 8) | ((min & ~0xffL) << 12) | ((maj & ~0xfffL) << 32);
     }
 
-    /** @return {@code major:minor} in decimal, as {@code lsof}, {@code mountinfo} and {@code diskstats} show it */
+    /** {@return {@code major:minor} in decimal, as {@code lsof}, {@code mountinfo} and {@code diskstats} show it} */
     @Override
     public String toString() {
         return major + ":" + minor;

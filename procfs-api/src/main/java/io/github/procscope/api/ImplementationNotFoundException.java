@@ -10,6 +10,7 @@ public class ImplementationNotFoundException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
      * @param service  the service interface that was looked up
      * @param artifact the Maven artifact that provides it, for the message
      */
@@ -19,6 +20,7 @@ public class ImplementationNotFoundException extends ProcscopeException {
     }
 
     /**
+     * Creates the exception.
      * @param service  the service interface that was looked up
      * @param artifact the Maven artifact that provides it, for the message
      * @param cause    the provider that failed to load

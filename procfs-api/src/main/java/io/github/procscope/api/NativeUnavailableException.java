@@ -12,6 +12,7 @@ public class NativeUnavailableException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
      * @param call   the system call that was needed, e.g. {@code statvfs}
      * @param reason why it is not available and what the user can do
      */
@@ -21,6 +22,7 @@ public class NativeUnavailableException extends ProcscopeException {
     }
 
     /**
+     * Creates the exception.
      * @param call   the system call that was needed, e.g. {@code statvfs}
      * @param reason why it is not available and what the user can do
      * @param cause  the loading failure

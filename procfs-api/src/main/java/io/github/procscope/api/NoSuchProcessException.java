@@ -9,9 +9,11 @@ import java.util.Objects;
 public class NoSuchProcessException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
+    /** The process id that was asked for. */
     private final long pid;
 
     /**
+     * Creates the exception.
      * @param pid the process id that was asked for
      */
     public NoSuchProcessException(long pid) {
@@ -19,6 +21,7 @@ public class NoSuchProcessException extends ProcscopeException {
     }
 
     /**
+     * Creates the exception.
      * @param pid     the process id that was asked for
      * @param message a message naming the pid and the reason
      */
@@ -27,7 +30,7 @@ public class NoSuchProcessException extends ProcscopeException {
         this.pid = pid;
     }
 
-    /** @return the process id that was asked for */
+    /** {@return the process id that was asked for} */
     public long pid() {
         return pid;
     }

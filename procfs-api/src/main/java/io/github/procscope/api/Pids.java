@@ -13,8 +13,9 @@ public final class Pids {
     }
 
     /**
+     * {@return {@code pid}, if it is between 1 and {@link #PID_MAX_LIMIT}}
+     *
      * @param pid a process (or thread) id
-     * @return {@code pid}, if it is between 1 and {@link #PID_MAX_LIMIT}
      * @throws IllegalArgumentException naming the value and the valid range otherwise
      */
     public static long requireValid(long pid) {

@@ -11,10 +11,13 @@ import java.util.Objects;
 public class ProcessAccessDeniedException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
+    /** The process whose file could not be read. */
     private final long pid;
+    /** The file that could not be read. */
     private final String file;
 
     /**
+     * Creates the exception.
      * @param pid  the process whose file could not be read
      * @param file the file that was refused
      */
@@ -25,12 +28,12 @@ public class ProcessAccessDeniedException extends ProcscopeException {
         this.file = Objects.requireNonNull(file, "file").toString();
     }
 
-    /** @return the process whose file could not be read */
+    /** {@return the process whose file could not be read} */
     public long pid() {
         return pid;
     }
 
-    /** @return the path of the file that was refused */
+    /** {@return the path of the file that was refused} */
     public Path file() {
         return Path.of(file);
     }

@@ -116,148 +116,148 @@ public record ProcessInfo(
     }
 
     /**
-     * @return the workload the process belongs to (container, Kubernetes pod, Slurm job, systemd unit), as its
-     *         cgroup paths name it; empty when {@link Facet#CGROUP} was not read or the paths name none. This
-     *         is not the user who owns the process ({@link #user()})
+     * {@return the workload the process belongs to (container, Kubernetes pod, Slurm job, systemd unit), as
+     * its cgroup paths name it; empty when {@link Facet#CGROUP} was not read or the paths name none. This is
+     * not the user who owns the process ({@link #user()})}
      */
     public Optional<Owner> owner() {
         return cgroup.flatMap(CgroupMembership::owner);
     }
 
     /**
-     * @return the pid as the process itself sees it, inside its (innermost) pid namespace: in a container,
-     *         the container's pid ({@code NSpid} of {@code /proc/PID/status}); empty unless {@link Facet#STATUS}
-     *         was read
+     * {@return the pid as the process itself sees it, inside its (innermost) pid namespace: in a container,
+     * the container's pid ({@code NSpid} of {@code /proc/PID/status}); empty unless {@link Facet#STATUS} was
+     * read}
      */
     public OptionalLong namespacePid() {
         return status.isPresent() ? OptionalLong.of(status.get().innermostPid()) : OptionalLong.empty();
     }
 
-    /** @return the process id ({@code /proc/PID/stat} field 1) */
+    /** {@return the process id ({@code /proc/PID/stat} field 1)} */
     public long pid() {
         return stat.pid();
     }
 
-    /** @return the parent's process id (field 4); 0 for PID 1 and PID 2 */
+    /** {@return the parent's process id (field 4); 0 for PID 1 and PID 2} */
     public long ppid() {
         return stat.ppid();
     }
 
-    /** @return the process group id (field 5) */
+    /** {@return the process group id (field 5)} */
     public long pgid() {
         return stat.pgrp();
     }
 
-    /** @return the session id (field 6) */
+    /** {@return the session id (field 6)} */
     public long sid() {
         return stat.session();
     }
 
-    /** @return the controlling terminal's device number (field 7); 0 when there is none */
+    /** {@return the controlling terminal's device number (field 7); 0 when there is none} */
     public int ttyNr() {
         return stat.ttyNr();
     }
 
-    /** @return the scheduling state (field 3) */
+    /** {@return the scheduling state (field 3)} */
     public ProcessState state() {
         return stat.state();
     }
 
-    /** @return the command name (field 2), at most 15 bytes, exactly as the kernel holds it */
+    /** {@return the command name (field 2), at most 15 bytes, exactly as the kernel holds it} */
     public String comm() {
         return stat.comm();
     }
 
-    /** @return the number of threads (field 20) */
+    /** {@return the number of threads (field 20)} */
     public int threads() {
         return stat.threads();
     }
 
-    /** @return the virtual memory size, VSZ, in bytes (field 23): address space reserved, touched or not */
+    /** {@return the virtual memory size, VSZ, in bytes (field 23): address space reserved, touched or not} */
     public long vszBytes() {
         return stat.vszBytes();
     }
 
     /**
-     * @return the resident set size, RSS, in bytes: memory physically present for the process, as
-     *         {@code ps} and {@code top} show it ({@code resident} of {@code /proc/PID/statm}; where that
-     *         file is absent, field 24 of {@code /proc/PID/stat})
+     * {@return the resident set size, RSS, in bytes: memory physically present for the process, as {@code
+     * ps} and {@code top} show it ({@code resident} of {@code /proc/PID/statm}; where that file is absent,
+     * field 24 of {@code /proc/PID/stat})}
      */
     public long rssBytes() {
         return statm.isPresent() ? statm.get().residentBytes() : stat.rssBytes();
     }
 
-    /** @return CPU time spent in user mode (field 14) */
+    /** {@return CPU time spent in user mode (field 14)} */
     public Duration userTime() {
         return stat.userTime();
     }
 
-    /** @return CPU time spent in kernel mode (field 15) */
+    /** {@return CPU time spent in kernel mode (field 15)} */
     public Duration systemTime() {
         return stat.systemTime();
     }
 
-    /** @return user plus system CPU time ({@code ps}'s TIME) */
+    /** {@return user plus system CPU time ({@code ps}'s TIME)} */
     public Duration cpuTime() {
         return stat.cpuTime();
     }
 
-    /** @return the nice value, -20 to 19 (field 19) */
+    /** {@return the nice value, -20 to 19 (field 19)} */
     public int nice() {
         return stat.nice();
     }
 
-    /** @return the kernel priority (field 18) */
+    /** {@return the kernel priority (field 18)} */
     public long priority() {
         return stat.priority();
     }
 
-    /** @return page faults served without disk I/O (field 10) */
+    /** {@return page faults served without disk I/O (field 10)} */
     public long minorFaults() {
         return stat.minorFaults();
     }
 
-    /** @return page faults that read from disk (field 12) */
+    /** {@return page faults that read from disk (field 12)} */
     public long majorFaults() {
         return stat.majorFaults();
     }
 
-    /** @return the start time in clock ticks after boot (field 22) */
+    /** {@return the start time in clock ticks after boot (field 22)} */
     public long startTimeTicks() {
         return stat.startTimeTicks();
     }
 
     /**
-     * @return the process's identity as a listing reads it: pid with start time, without a pidfs inode (reading one
-     *         costs a pidfd per process). It is exact to one clock tick: a process that takes this pid within the
-     *         same tick has an equal key. For an action on one process, {@link ProcessTable#key(long)} reads the
-     *         exact form.
+     * {@return the process's identity as a listing reads it: pid with start time, without a pidfs inode
+     * (reading one costs a pidfd per process). It is exact to one clock tick: a process that takes this pid
+     * within the same tick has an equal key. For an action on one process, {@link ProcessTable#key(long)}
+     * reads the exact form.}
      */
     public ProcessKey key() {
         return new ProcessKey(stat.pid(), stat.startTimeTicks());
     }
 
-    /** @return whether this is a kernel thread (no user space; never a child of a user process) */
+    /** {@return whether this is a kernel thread (no user space; never a child of a user process)} */
     public boolean isKernelThread() {
         return stat.isKernelThread();
     }
 
     /**
-     * @return CPU use averaged over the process's life, in percent of one CPU, as {@code ps}'s
-     *         {@code %CPU} computes it (CPU time / elapsed time); see {@link CpuUsage} for the
-     *         {@code top}-style figure over an interval
+     * {@return CPU use averaged over the process's life, in percent of one CPU, as {@code ps}'s {@code %CPU}
+     * computes it (CPU time / elapsed time); see {@link CpuUsage} for the {@code top}-style figure over an
+     * interval}
      */
     public double lifetimeCpuPercent() {
         long elapsedNanos = elapsed.toNanos();
         return elapsedNanos <= 0 ? 0.0 : 100.0 * cpuTime().toNanos() / elapsedNanos;
     }
 
-    /** @return the signal masks, when {@link Facet#STATUS} was read */
+    /** {@return the signal masks, when {@link Facet#STATUS} was read} */
     public Optional<SignalMasks> signalMasks() {
         return status.map(ProcessStatus::signals);
     }
 
-    /** @return swapped-out anonymous memory in bytes ({@code VmSwap}), when {@link Facet#STATUS} was read */
+    /** {@return swapped-out anonymous memory in bytes ({@code VmSwap}), when {@link Facet#STATUS} was read} */
     public OptionalLong swapBytes() {
         return status.isPresent() ? status.get().memory().swapBytes() : OptionalLong.empty();
     }

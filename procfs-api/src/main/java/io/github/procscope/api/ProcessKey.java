@@ -36,6 +36,7 @@ import java.util.OptionalLong;
  */
 public record ProcessKey(long pid, long startTimeTicks, OptionalLong pidfsInode) {
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if the pid is out of range, the start time negative or the inode
      *                                  not positive
      */
@@ -61,15 +62,16 @@ public record ProcessKey(long pid, long startTimeTicks, OptionalLong pidfsInode)
         this(pid, startTimeTicks, OptionalLong.empty());
     }
 
-    /** @return this key without its pidfs inode: the (pid, start time) form a listing gives */
+    /** {@return this key without its pidfs inode: the (pid, start time) form a listing gives} */
     public ProcessKey withoutInode() {
         return pidfsInode.isEmpty() ? this : new ProcessKey(pid, startTimeTicks);
     }
 
     /**
+     * {@return whether both keys can name one process: the same pid and start time, and the same pidfs inode
+     * where both carry one (so a listing's key, without an inode, matches the exact key of its process)}
+     *
      * @param other another key
-     * @return whether both keys can name one process: the same pid and start time, and the same pidfs inode where
-     *         both carry one (so a listing's key, without an inode, matches the exact key of its process)
      */
     public boolean matches(ProcessKey other) {
         Objects.requireNonNull(other, "other");
@@ -104,9 +106,15 @@ public record ProcessKey(long pid, long startTimeTicks, OptionalLong pidfsInode)
         }
     }
 
-    /** @return {@code pid@ticks}, and {@code /inode} when there is one */
+    /**
+     * Describes the key for a person, such as {@code pid 13405 (started at tick 4586012 after boot)}. The format
+     * is for reading, not for parsing: a program uses the accessors.
+     *
+     * @return the pid, the start time in clock ticks after boot, and the pidfs inode when there is one
+     */
     @Override
     public String toString() {
-        return pid + "@" + startTimeTicks + (pidfsInode.isPresent() ? "/" + pidfsInode.getAsLong() : "");
+        return "pid " + pid + " (started at tick " + startTimeTicks + " after boot"
+                + (pidfsInode.isPresent() ? ", pidfs inode " + pidfsInode.getAsLong() : "") + ")";
     }
 }

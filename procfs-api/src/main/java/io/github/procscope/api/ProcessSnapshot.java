@@ -25,6 +25,8 @@ public final class ProcessSnapshot {
     private volatile Map<Long, ProcessInfo> byPid;
 
     /**
+     * Creates a snapshot in which no process was left out.
+     *
      * @param takenAt   the wall-clock time the snapshot began
      * @param uptime    the system's uptime when it began ({@code /proc/uptime}); elapsed times and
      *                  {@link CpuUsage} are measured on this clock
@@ -36,6 +38,8 @@ public final class ProcessSnapshot {
     }
 
     /**
+     * Creates a snapshot.
+     *
      * @param takenAt    the wall-clock time the snapshot began
      * @param uptime     the system's uptime when it began
      * @param facets     the facets that were read for every process
@@ -53,48 +57,51 @@ public final class ProcessSnapshot {
         this.processes = List.of(sorted);
     }
 
-    /** @return when the snapshot began (wall clock) */
+    /** {@return when the snapshot began (wall clock)} */
     public Instant takenAt() {
         return takenAt;
     }
 
-    /** @return the system's uptime when the snapshot began */
+    /** {@return the system's uptime when the snapshot began} */
     public Duration uptime() {
         return uptime;
     }
 
-    /** @return the facets read for every process */
+    /** {@return the facets read for every process} */
     public Set<Facet> facets() {
         return facets;
     }
 
-    /** @return the processes, ascending by pid */
+    /** {@return the processes, ascending by pid} */
     public List<ProcessInfo> processes() {
         return processes;
     }
 
-    /** @return the processes left out because their kernel files are malformed; usually empty */
+    /** {@return the processes left out because their kernel files are malformed; usually empty} */
     public List<UnreadableProcess> unreadable() {
         return unreadable;
     }
 
-    /** @return the number of processes */
+    /** {@return the number of processes} */
     public int size() {
         return processes.size();
     }
 
     /**
+     * {@return the process with that pid in this snapshot, if any}
+     *
      * @param pid a process id
-     * @return the process with that pid in this snapshot, if any
      */
     public Optional<ProcessInfo> find(long pid) {
         return Optional.ofNullable(index().get(pid));
     }
 
     /**
+     * {@return the process, if this snapshot holds that pid with that start time (a snapshot reads no pidfs
+     * inode, so a key's inode is not compared: a process that took the pid within the key's clock tick
+     * matches)}
+     *
      * @param key a process identity
-     * @return the process, if this snapshot holds that pid with that start time (a snapshot reads no pidfs inode,
-     *         so a key's inode is not compared: a process that took the pid within the key's clock tick matches)
      */
     public Optional<ProcessInfo> find(ProcessKey key) {
         ProcessInfo p = index().get(key.pid());
@@ -102,8 +109,9 @@ public final class ProcessSnapshot {
     }
 
     /**
+     * {@return the process with that pid}
+     *
      * @param pid a process id
-     * @return the process with that pid
      * @throws NoSuchProcessException if this snapshot holds no such process
      */
     public ProcessInfo get(long pid) {
@@ -114,7 +122,7 @@ public final class ProcessSnapshot {
         return p;
     }
 
-    /** @return the parent-child structure of this snapshot */
+    /** {@return the parent-child structure of this snapshot} */
     public ProcessTree tree() {
         return ProcessTree.of(processes);
     }

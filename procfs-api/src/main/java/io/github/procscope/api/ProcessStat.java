@@ -176,17 +176,17 @@ public record ProcessStat(
         Objects.requireNonNull(exitCode, "exitCode");
     }
 
-    /** @return the scheduling policy, or empty for a policy number this library does not know */
+    /** {@return the scheduling policy, or empty for a policy number this library does not know} */
     public Optional<SchedulingPolicy> policy() {
         return SchedulingPolicy.fromNumber(policyNumber);
     }
 
-    /** @return user plus system CPU time of the task itself (children excluded) */
+    /** {@return user plus system CPU time of the task itself (children excluded)} */
     public Duration cpuTime() {
         return userTime.plus(systemTime);
     }
 
-    /** @return whether this is a kernel thread ({@code PF_KTHREAD} set in {@link #flags()}) */
+    /** {@return whether this is a kernel thread ({@code PF_KTHREAD} set in {@link #flags()})} */
     public boolean isKernelThread() {
         return (flags & 0x0020_0000L) != 0;
     }

@@ -41,19 +41,20 @@ public enum ProcessState {
         this.description = description;
     }
 
-    /** @return the kernel's letter, as {@code ps} shows it */
+    /** {@return the kernel's letter, as {@code ps} shows it} */
     public char letter() {
         return letter;
     }
 
-    /** @return the kernel's own words for the state, as in {@code /proc/PID/status} ({@code "disk sleep"}) */
+    /** {@return the kernel's own words for the state, as in {@code /proc/PID/status} ({@code "disk sleep"})} */
     public String description() {
         return description;
     }
 
     /**
+     * {@return the state, or empty if the letter is not a state letter of any kernel}
+     *
      * @param letter a state letter as the kernel prints it
-     * @return the state, or empty if the letter is not a state letter of any kernel
      */
     public static Optional<ProcessState> fromLetter(char letter) {
         return Optional.ofNullable(lookup(letter));

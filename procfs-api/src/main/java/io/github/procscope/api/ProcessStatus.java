@@ -88,8 +88,8 @@ public record ProcessStatus(
     }
 
     /**
-     * @return the pid as seen inside the process's own (innermost) pid namespace, or the pid itself
-     *         when the kernel does not print {@code NSpid}
+     * {@return the pid as seen inside the process's own (innermost) pid namespace, or the pid itself when
+     * the kernel does not print {@code NSpid}}
      */
     public long innermostPid() {
         return nsPid.isEmpty() ? pid : nsPid.get(nsPid.size() - 1);
@@ -165,7 +165,7 @@ public record ProcessStatus(
             Objects.requireNonNull(hugetlbBytes, "hugetlbBytes");
         }
 
-        /** @return stats with every line absent, as for a kernel thread */
+        /** {@return stats with every line absent, as for a kernel thread} */
         public static VmStats none() {
             OptionalLong e = OptionalLong.empty();
             return new VmStats(e, e, e, e, e, e, e, e, e, e, e, e, e, e, e, e);

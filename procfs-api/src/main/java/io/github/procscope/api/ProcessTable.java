@@ -29,8 +29,9 @@ import java.util.Set;
 public interface ProcessTable {
 
     /**
-     * @return the process table of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
-     *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
+     * {@return the process table of the live system, as {@link io.github.procscope.api.Procscope#system()}
+     * gives it (for Linux, {@code procfs-impl-linux} reading {@code /proc})}
+     *
      * @throws ImplementationNotFoundException if no implementation is on the class path
      */
     static ProcessTable system() {
@@ -57,8 +58,9 @@ public interface ProcessTable {
     ProcessSnapshot snapshot(Set<Facet> facets);
 
     /**
+     * {@return the process, with {@code stat}, {@code statm} and owner}
+     *
      * @param pid a process id
-     * @return the process, with {@code stat}, {@code statm} and owner
      * @throws NoSuchProcessException   if it does not exist
      * @throws IllegalArgumentException if the pid is out of range
      */
@@ -67,18 +69,20 @@ public interface ProcessTable {
     }
 
     /**
+     * {@return the process; a facet the kernel refuses to show is empty}
+     *
      * @param pid    a process id
      * @param facets the extra facts to read
-     * @return the process; a facet the kernel refuses to show is empty
      * @throws NoSuchProcessException   if it does not exist
      * @throws IllegalArgumentException if the pid is out of range
      */
     ProcessInfo process(long pid, Set<Facet> facets);
 
     /**
+     * {@return the process, if the pid still belongs to the process that {@code key} names}
+     *
      * @param key    a process identity
      * @param facets the extra facts to read
-     * @return the process, if the pid still belongs to the process that {@code key} names
      * @throws NoSuchProcessException if the process is gone or its pid now names another process
      */
     default ProcessInfo process(ProcessKey key, Set<Facet> facets) {
@@ -88,8 +92,9 @@ public interface ProcessTable {
     }
 
     /**
+     * {@return the process, if the pid still belongs to the process that {@code key} names}
+     *
      * @param key a process identity
-     * @return the process, if the pid still belongs to the process that {@code key} names
      * @throws NoSuchProcessException if the process is gone or its pid now names another process
      */
     default ProcessInfo process(ProcessKey key) {
@@ -112,8 +117,9 @@ public interface ProcessTable {
     }
 
     /**
+     * {@return its argument vector, read and then checked against {@code key}}
+     *
      * @param key a process identity
-     * @return its argument vector, read and then checked against {@code key}
      * @throws NoSuchProcessException       if it is gone or its pid now names another process
      * @throws ProcessAccessDeniedException if the kernel refuses to show it
      */
@@ -124,9 +130,10 @@ public interface ProcessTable {
     }
 
     /**
+     * {@return its threads, read and then checked against {@code key}}
+     *
      * @param key    a process identity
      * @param facets as for {@link #threads(long, Set)}
-     * @return its threads, read and then checked against {@code key}
      * @throws NoSuchProcessException if it is gone or its pid now names another process
      */
     default List<ThreadInfo> threads(ProcessKey key, Set<Facet> facets) {
@@ -136,8 +143,9 @@ public interface ProcessTable {
     }
 
     /**
+     * {@return the process, or empty if it does not exist}
+     *
      * @param pid a process id
-     * @return the process, or empty if it does not exist
      * @throws IllegalArgumentException if the pid is out of range
      */
     default Optional<ProcessInfo> find(long pid) {
@@ -165,24 +173,27 @@ public interface ProcessTable {
     }
 
     /**
+     * {@return the facts of {@code /proc/PID/status}}
+     *
      * @param pid a process id
-     * @return the facts of {@code /proc/PID/status}
      * @throws NoSuchProcessException       if it does not exist
      * @throws ProcessAccessDeniedException if the kernel refuses to show it
      */
     ProcessStatus status(long pid);
 
     /**
+     * {@return its argument vector from {@code /proc/PID/cmdline}; empty for kernel threads and zombies}
+     *
      * @param pid a process id
-     * @return its argument vector from {@code /proc/PID/cmdline}; empty for kernel threads and zombies
      * @throws NoSuchProcessException       if it does not exist
      * @throws ProcessAccessDeniedException if the kernel refuses to show it
      */
     List<String> cmdline(long pid);
 
     /**
+     * {@return its threads, from {@code /proc/PID/task}, ascending by thread id}
+     *
      * @param pid a process id
-     * @return its threads, from {@code /proc/PID/task}, ascending by thread id
      * @throws NoSuchProcessException if the process does not exist
      */
     default List<ThreadInfo> threads(long pid) {
@@ -190,27 +201,28 @@ public interface ProcessTable {
     }
 
     /**
+     * {@return its threads, ascending by thread id; threads that exit while being read are left out}
+     *
      * @param pid    a process id
      * @param facets {@link Facet#STATUS} to read each thread's own status (its signal masks);
      *               {@link Facet#CMDLINE} is ignored (threads share the process's)
-     * @return its threads, ascending by thread id; threads that exit while being read are left out
      * @throws NoSuchProcessException if the process does not exist
      */
     List<ThreadInfo> threads(long pid, Set<Facet> facets);
 
-    /** @return when the system booted ({@code btime} in {@code /proc/stat}) */
+    /** {@return when the system booted ({@code btime} in {@code /proc/stat})} */
     Instant bootTime();
 
-    /** @return how long the system has been up ({@code /proc/uptime}), read now */
+    /** {@return how long the system has been up ({@code /proc/uptime}), read now} */
     Duration uptime();
 
-    /** @return the kernel's clock ticks per second ({@code sysconf(_SC_CLK_TCK)}, usually 100) */
+    /** {@return the kernel's clock ticks per second ({@code sysconf(_SC_CLK_TCK)}, usually 100)} */
     long clockTicksPerSecond();
 
-    /** @return the page size in bytes ({@code sysconf(_SC_PAGESIZE)}) */
+    /** {@return the page size in bytes ({@code sysconf(_SC_PAGESIZE)})} */
     long pageSizeBytes();
 
-    /** @return the tree of a fresh snapshot */
+    /** {@return the tree of a fresh snapshot} */
     default ProcessTree tree() {
         return snapshot().tree();
     }

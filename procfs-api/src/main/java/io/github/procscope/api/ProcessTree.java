@@ -50,16 +50,18 @@ public final class ProcessTree {
     }
 
     /**
+     * {@return the tree of its processes}
+     *
      * @param snapshot a snapshot
-     * @return the tree of its processes
      */
     public static ProcessTree of(ProcessSnapshot snapshot) {
         return new ProcessTree(snapshot.processes());
     }
 
     /**
+     * {@return their tree}
+     *
      * @param processes processes read at one moment (pids must be distinct)
-     * @return their tree
      * @throws IllegalArgumentException if two processes share a pid
      */
     public static ProcessTree of(Collection<ProcessInfo> processes) {
@@ -72,30 +74,32 @@ public final class ProcessTree {
         return new ProcessTree(processes);
     }
 
-    /** @return every process, ascending by pid */
+    /** {@return every process, ascending by pid} */
     public List<ProcessInfo> processes() {
         return List.copyOf(byPid.values());
     }
 
     /**
+     * {@return the process, if it is in the tree}
+     *
      * @param pid a process id
-     * @return the process, if it is in the tree
      */
     public Optional<ProcessInfo> get(long pid) {
         return Optional.ofNullable(byPid.get(pid));
     }
 
     /**
-     * @return processes whose parent is not in the tree: PID 1 and PID 2 (ppid 0) on a whole system,
-     *         or the tops of a partial set
+     * {@return processes whose parent is not in the tree: PID 1 and PID 2 (ppid 0) on a whole system, or the
+     * tops of a partial set}
      */
     public List<ProcessInfo> roots() {
         return roots;
     }
 
     /**
+     * {@return its parent, if the parent is in the tree}
+     *
      * @param pid a process id
-     * @return its parent, if the parent is in the tree
      */
     public Optional<ProcessInfo> parent(long pid) {
         ProcessInfo p = byPid.get(pid);
@@ -103,16 +107,18 @@ public final class ProcessTree {
     }
 
     /**
+     * {@return its direct children, ascending by pid (empty if it has none or is not in the tree)}
+     *
      * @param pid a process id
-     * @return its direct children, ascending by pid (empty if it has none or is not in the tree)
      */
     public List<ProcessInfo> children(long pid) {
         return childrenByPid.getOrDefault(pid, List.of());
     }
 
     /**
+     * {@return all its descendants, breadth first (children, then grandchildren ...), itself excluded}
+     *
      * @param pid a process id
-     * @return all its descendants, breadth first (children, then grandchildren ...), itself excluded
      */
     public List<ProcessInfo> descendants(long pid) {
         List<ProcessInfo> out = new ArrayList<>();
@@ -128,9 +134,10 @@ public final class ProcessTree {
     }
 
     /**
+     * {@return its ancestors, parent first, up to the top of the tree (PID 1, or the subreaper or process
+     * whose parent is not in the tree); empty if the pid is not in the tree}
+     *
      * @param pid a process id
-     * @return its ancestors, parent first, up to the top of the tree (PID 1, or the subreaper or
-     *         process whose parent is not in the tree); empty if the pid is not in the tree
      */
     public List<ProcessInfo> ancestors(long pid) {
         List<ProcessInfo> out = new ArrayList<>();
@@ -144,9 +151,10 @@ public final class ProcessTree {
     }
 
     /**
+     * {@return the RSS of the process and all its descendants, in bytes (shared pages are counted once per
+     * process, as RSS counts them); 0 if the pid is not in the tree}
+     *
      * @param pid a process id
-     * @return the RSS of the process and all its descendants, in bytes (shared pages are counted
-     *         once per process, as RSS counts them); 0 if the pid is not in the tree
      */
     public long subtreeRssBytes(long pid) {
         ProcessInfo self = byPid.get(pid);
@@ -161,8 +169,8 @@ public final class ProcessTree {
     }
 
     /**
-     * @return every zombie with the parent that has not reaped it. Killing a zombie does nothing: the
-     *         parent must call {@code wait}, or end so that the zombie's adopter reaps it.
+     * {@return every zombie with the parent that has not reaped it. Killing a zombie does nothing: the
+     * parent must call {@code wait}, or end so that the zombie's adopter reaps it.}
      */
     public List<Zombie> zombies() {
         List<Zombie> out = new ArrayList<>();
@@ -175,7 +183,7 @@ public final class ProcessTree {
     }
 
     /**
-     * @return zombies grouped by the pid of the parent that does not reap them, ascending by parent pid
+     * {@return zombies grouped by the pid of the parent that does not reap them, ascending by parent pid}
      */
     public Map<Long, List<ProcessInfo>> zombiesByParent() {
         Map<Long, List<ProcessInfo>> out = new java.util.TreeMap<>();

@@ -11,9 +11,11 @@ import java.util.Objects;
 public class ProcfsException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
+    /** The file concerned. */
     private final String file;
 
     /**
+     * Creates the exception.
      * @param file    the file concerned
      * @param message what went wrong with it
      */
@@ -23,6 +25,7 @@ public class ProcfsException extends ProcscopeException {
     }
 
     /**
+     * Creates the exception.
      * @param file    the file concerned
      * @param message what went wrong with it
      * @param cause   the underlying I/O failure
@@ -32,7 +35,7 @@ public class ProcfsException extends ProcscopeException {
         this.file = Objects.requireNonNull(file, "file").toString();
     }
 
-    /** @return the file concerned */
+    /** {@return the file concerned} */
     public Path file() {
         return Path.of(file);
     }

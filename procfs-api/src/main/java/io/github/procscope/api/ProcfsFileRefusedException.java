@@ -11,6 +11,7 @@ public class ProcfsFileRefusedException extends ProcfsException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
      * @param file    the path refused
      * @param message what was found there instead of a kernel file
      */

@@ -13,9 +13,11 @@ public class ProcfsParseException extends ProcfsException {
 
     private static final int MAX_SHOWN = 200;
 
+    /** The text that could not be parsed. */
     private final String line;
 
     /**
+     * Creates the exception.
      * @param file   the file being parsed
      * @param line   the offending line (any bytes; it is shortened and escaped for the message)
      * @param reason what was expected and not found
@@ -25,7 +27,7 @@ public class ProcfsParseException extends ProcfsException {
         this.line = Objects.requireNonNull(line, "line");
     }
 
-    /** @return the offending line, exactly as read (decoded as ISO-8859-1) */
+    /** {@return the offending line, exactly as read (decoded as ISO-8859-1)} */
     public String line() {
         return line;
     }

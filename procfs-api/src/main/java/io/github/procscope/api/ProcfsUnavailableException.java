@@ -10,9 +10,11 @@ import java.util.Objects;
 public class ProcfsUnavailableException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
+    /** The directory that was given. */
     private final String root;
 
     /**
+     * Creates the exception.
      * @param root   the directory that was given
      * @param reason why it cannot serve as a root
      */
@@ -21,7 +23,7 @@ public class ProcfsUnavailableException extends ProcscopeException {
         this.root = Objects.requireNonNull(root, "root").toString();
     }
 
-    /** @return the directory that was given */
+    /** {@return the directory that was given} */
     public Path root() {
         return Path.of(root);
     }

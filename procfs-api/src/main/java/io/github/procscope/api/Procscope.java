@@ -42,7 +42,8 @@ import java.util.Optional;
 public interface Procscope {
 
     /**
-     * @return the live system: {@code /proc} and {@code /sys}; the same instance on every call once made
+     * {@return the live system: {@code /proc} and {@code /sys}; the same instance on every call once made}
+     *
      * @throws ImplementationNotFoundException if no implementation ({@code procfs-impl-linux}) is on the
      *                                         class path or module path (not cached: the next call looks again)
      */
@@ -64,40 +65,45 @@ public interface Procscope {
         return SystemProcscope.open(procfsRoot, sysfsRoot);
     }
 
-    /** @return the procfs root all readers use, such as {@code /proc} */
+    /** {@return the procfs root all readers use, such as {@code /proc}} */
     Path procfsRoot();
 
-    /** @return the sysfs root all readers use, such as {@code /sys} */
+    /** {@return the sysfs root all readers use, such as {@code /sys}} */
     Path sysfsRoot();
 
     /**
-     * @return the process table under {@link #procfsRoot()}
+     * {@return the process table under {@link #procfsRoot()}}
+     *
      * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
      */
     ProcessTable processes();
 
     /**
-     * @return maps, smaps and memory totals of processes under {@link #procfsRoot()}
+     * {@return maps, smaps and memory totals of processes under {@link #procfsRoot()}}
+     *
      * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
      */
     ProcessMemory memory();
 
     /**
-     * @return the open-file reader under {@link #procfsRoot()}
+     * {@return the open-file reader under {@link #procfsRoot()}}
+     *
      * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
      */
     OpenFiles openFiles();
 
     /**
-     * @return memory, load, cgroup memory, file systems and disks under both roots
+     * {@return memory, load, cgroup memory, file systems and disks under both roots}
+     *
      * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
      */
     SystemResources resources();
 
     /**
-     * @return the signal sender over {@link #processes()}: it sends, stops and reads under the live
-     *         {@code /proc}; under another root it reads only, and sends and stops throw
-     *         {@link io.github.procscope.api.signals.SignalsUnavailableException}
+     * {@return the signal sender over {@link #processes()}: it sends, stops and reads under the live {@code
+     * /proc}; under another root it reads only, and sends and stops throw {@link
+     * io.github.procscope.api.signals.SignalsUnavailableException}}
+     *
      * @throws io.github.procscope.api.signals.SignalsUnavailableException if the live system's native
      *         C library cannot be bound
      * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
@@ -105,46 +111,50 @@ public interface Procscope {
     Signals signals();
 
     /**
-     * @return the lifecycle events (fork, exec, exit) of this root's processes: the kernel's process connector
-     *         where this user may use it on the live system, else snapshot diffing of {@link #processes()};
-     *         each subscription says which source it uses and why a better one is not
+     * {@return the lifecycle events (fork, exec, exit) of this root's processes: the kernel's process
+     * connector where this user may use it on the live system, else snapshot diffing of {@link
+     * #processes()}; each subscription says which source it uses and why a better one is not}
      */
     io.github.procscope.api.events.ProcessEvents events();
 
     /**
-     * @return the kernel log: {@code /dev/kmsg} timed against the boot time of the live system; under another
-     *         root, a log whose every read throws
-     *         {@link io.github.procscope.api.diagnose.KernelLogUnavailableException} (a procfs tree has no
-     *         kernel log of its own; give one with {@link #kernelLog(Path)})
+     * {@return the kernel log: {@code /dev/kmsg} timed against the boot time of the live system; under
+     * another root, a log whose every read throws {@link
+     * io.github.procscope.api.diagnose.KernelLogUnavailableException} (a procfs tree has no kernel log of
+     * its own; give one with {@link #kernelLog(Path)})}
      */
     KernelLog kernelLog();
 
     /**
+     * {@return a reader of that file, its timestamps counted from the boot time under {@link #procfsRoot()}}
+     *
      * @param kmsgFile a file in the {@code /dev/kmsg} format, such as one saved from another machine
-     * @return a reader of that file, its timestamps counted from the boot time under {@link #procfsRoot()}
      * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
      */
     KernelLog kernelLog(Path kmsgFile);
 
     /**
-     * @return the doctor over every source of this root: {@link #processes()}, {@link #resources()},
-     *         {@link #openFiles()}, the kernel log of {@link #kernelLog()} (for the live system only) and the
-     *         GPUs of {@link #openGpus()}
+     * {@return the doctor over every source of this root: {@link #processes()}, {@link #resources()}, {@link
+     * #openFiles()}, the kernel log of {@link #kernelLog()} (for the live system only) and the GPUs of
+     * {@link #openGpus()}}
+     *
      * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
      */
     Doctor doctor();
 
     /**
+     * {@return the doctor over this root's processes, resources and open files, and the sources given}
+     *
      * @param kernelLog the kernel log to look for OOM kills in; empty to examine none
      * @param gpus      whether to look at the GPUs of {@link #openGpus()}
-     * @return the doctor over this root's processes, resources and open files, and the sources given
      * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
      */
     Doctor doctor(Optional<KernelLog> kernelLog, boolean gpus);
 
     /**
-     * @return the supervisor of jobs on the live system: commands launched in their own session, watched,
-     *         their signals forwarded, every process of them ended at the end, and reported
+     * {@return the supervisor of jobs on the live system: commands launched in their own session, watched,
+     * their signals forwarded, every process of them ended at the end, and reported}
+     *
      * @throws io.github.procscope.api.signals.SignalsUnavailableException if the procfs root is not this
      *         system's {@code /proc} (a job runs here), or the native C library cannot be bound
      * @throws ProcfsUnavailableException if the root does not exist or is not a procfs

@@ -10,6 +10,7 @@ public class ProcscopeException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
      * @param message what went wrong, naming the pid or file, and what the caller can do
      */
     public ProcscopeException(String message) {
@@ -17,6 +18,7 @@ public class ProcscopeException extends RuntimeException {
     }
 
     /**
+     * Creates the exception.
      * @param message what went wrong, naming the pid or file, and what the caller can do
      * @param cause   the underlying failure
      */

@@ -27,14 +27,15 @@ public enum SchedulingPolicy {
         this.number = number;
     }
 
-    /** @return the {@code SCHED_*} number */
+    /** {@return the {@code SCHED_*} number} */
     public int number() {
         return number;
     }
 
     /**
+     * {@return the policy, or empty if unknown}
+     *
      * @param number a {@code SCHED_*} number
-     * @return the policy, or empty if unknown
      */
     public static Optional<SchedulingPolicy> fromNumber(int number) {
         for (SchedulingPolicy p : values()) {

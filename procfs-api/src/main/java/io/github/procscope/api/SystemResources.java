@@ -36,31 +36,33 @@ import java.util.Optional;
 public interface SystemResources {
 
     /**
-     * @return the resources of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it (for Linux,
-     *         {@code procfs-impl-linux} reading {@code /proc} and {@code /sys})
+     * {@return the resources of the live system, as {@link io.github.procscope.api.Procscope#system()} gives
+     * it (for Linux, {@code procfs-impl-linux} reading {@code /proc} and {@code /sys})}
+     *
      * @throws ImplementationNotFoundException if no implementation is on the class path
      */
     static SystemResources system() {
         return Procscope.system().resources();
     }
 
-    /** @return the system's memory ({@code /proc/meminfo}) with {@code free}'s derived figures */
+    /** {@return the system's memory ({@code /proc/meminfo}) with {@code free}'s derived figures} */
     SystemMemory memory();
 
     /**
-     * @return the load averages and task counts of {@code /proc/loadavg}, as {@code uptime} shows them
+     * {@return the load averages and task counts of {@code /proc/loadavg}, as {@code uptime} shows them}
+     *
      * @throws ProcfsException if the file cannot be read or parsed
      */
     LoadAverage loadAverage();
 
     /**
-     * @return the memory limit and usage of the cgroup the current process belongs to (v2, or v1's
-     *         {@code memory} controller); empty when no memory controller governs it (the controller is not
-     *         enabled, or the process sits in the root cgroup, which has no limit)
+     * {@return the memory limit and usage of the cgroup the current process belongs to (v2, or v1's {@code
+     * memory} controller); empty when no memory controller governs it (the controller is not enabled, or the
+     * process sits in the root cgroup, which has no limit)}
      */
     Optional<CgroupMemory> cgroupMemory();
 
-    /** @return every mount visible to the current process ({@code /proc/self/mountinfo}), in the kernel's order */
+    /** {@return every mount visible to the current process ({@code /proc/self/mountinfo}), in the kernel's order} */
     List<MountInfo> mounts();
 
     /**
@@ -84,7 +86,7 @@ public interface SystemResources {
      */
     FileSystemUsage fileSystem(Path path);
 
-    /** @return one reading of {@code /proc/diskstats}, with the uptime to compute rates against */
+    /** {@return one reading of {@code /proc/diskstats}, with the uptime to compute rates against} */
     DiskStats diskStats();
 
     /**

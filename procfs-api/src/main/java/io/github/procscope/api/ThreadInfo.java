@@ -23,22 +23,22 @@ public record ThreadInfo(ProcessStat stat, long tgid, Instant startTime, Optiona
         Objects.requireNonNull(status, "status");
     }
 
-    /** @return the thread id */
+    /** {@return the thread id} */
     public long tid() {
         return stat.pid();
     }
 
-    /** @return the thread's name (its {@code comm}, settable with {@code pthread_setname_np}; 15 bytes at most) */
+    /** {@return the thread's name (its {@code comm}, settable with {@code pthread_setname_np}; 15 bytes at most)} */
     public String name() {
         return stat.comm();
     }
 
-    /** @return the thread's scheduling state */
+    /** {@return the thread's scheduling state} */
     public ProcessState state() {
         return stat.state();
     }
 
-    /** @return whether this is the main thread (its id equals the process id) */
+    /** {@return whether this is the main thread (its id equals the process id)} */
     public boolean isMainThread() {
         return stat.pid() == tgid;
     }

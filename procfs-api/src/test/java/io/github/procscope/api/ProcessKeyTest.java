@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.OptionalLong;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -33,5 +34,11 @@ class ProcessKeyTest {
         assertFalse(EXACT.matches(new ProcessKey(4101, 250_000, OptionalLong.of(9001))));
         assertFalse(EXACT.matches(new ProcessKey(4100, 250_001, OptionalLong.of(9001))));
         assertFalse(LISTED.matches(new ProcessKey(4100, 250_001)));
+    }
+
+    @Test
+    void printsAsAPersonReadsIt() {
+        assertEquals("pid 4100 (started at tick 250000 after boot)", LISTED.toString());
+        assertEquals("pid 4100 (started at tick 250000 after boot, pidfs inode 9001)", EXACT.toString());
     }
 }

@@ -285,13 +285,16 @@ final class Detacher {
             if (run.report != null) {
                 RunCommand.write(run.report, r);
             }
+            // The log's last line first, then the record that says the job ended: 'logs -f' stops following
+            // once the record says so, and must find that line already written.
+            ctx.err().println("procscope run: job " + id + ": " + r.exit().explanation()
+                    + (r.stragglers().isEmpty() ? "" : " " + r.stragglers().size()
+                    + " process(es) left behind were ended."));
+            ctx.err().flush();
             rec.put("state", "ended");
             Json.put(rec, "endTime", r.endTime());
             rec.set("report", RunCommand.json(r));
             store.write(id, rec);
-            ctx.err().println("procscope run: job " + id + ": " + r.exit().explanation()
-                    + (r.stragglers().isEmpty() ? "" : " " + r.stragglers().size()
-                    + " process(es) left behind were ended."));
             return r.exit().status().shellStatus();
         } finally {
             if (gpus != null) {

@@ -23,8 +23,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every {@code java} block of README.md is compiled against the project and run. Import lines become
- * the class's imports; the rest becomes the body of {@code main}.
+ * Every {@code java} block of README.md and of the pages under {@code docs/} is compiled against the project
+ * and run. In a fragment, import lines become the class's imports and the rest becomes the body of
+ * {@code main}; a block that starts with {@code package} is a whole class, compiled as written and its
+ * {@code main} run; a {@code module} declaration is compiled by the consumer test ({@code ConsumerProjectIT}).
  */
 class ReadmeSnippetsTest {
 
@@ -32,13 +34,54 @@ class ReadmeSnippetsTest {
     void everyJavaSnippetCompilesAndRuns(@TempDir Path tmp) throws Exception {
         List<String> snippets = Readme.blocks(Readme.text(), "java");
         assertFalse(snippets.isEmpty(), "the README shows code");
+        assertTrue(snippets.stream().anyMatch(b -> b.startsWith("package ")), "the README shows a whole class");
+        runAll(tmp.resolve("readme"), "README.md", snippets);
+    }
+
+    @Test
+    void everyJavaSnippetOfTheDocsPagesCompilesAndRuns(@TempDir Path tmp) throws Exception {
+        Path docs = Readme.repositoryRoot().resolve("docs");
+        List<Path> pages;
+        try (var list = Files.list(docs)) {
+            pages = list.filter(p -> p.toString().endsWith(".md")).sorted().toList();
+        }
+        assertFalse(pages.isEmpty(), "docs/ holds pages");
+        int shown = 0;
+        for (Path page : pages) {
+            List<String> snippets = Readme.blocks(Files.readString(page), "java");
+            shown += snippets.size();
+            runAll(tmp.resolve(page.getFileName().toString().replace(".md", "")), "docs/" + page.getFileName(),
+                    snippets);
+        }
+        assertTrue(shown > 5, "the docs pages show code: " + shown + " blocks");
+    }
+
+    private static void runAll(Path dir, String page, List<String> snippets) throws Exception {
         for (int i = 0; i < snippets.size(); i++) {
-            String name = "ReadmeSnippet" + i;
-            Path src = tmp.resolve(name + ".java");
-            Files.writeString(src, wrap(name, snippets.get(i)));
-            compile(src, tmp);
-            String out = run(tmp, name, src);
-            assertFalse(out.isEmpty(), "snippet " + i + " printed nothing:\n" + snippets.get(i));
+            String snippet = snippets.get(i);
+            if (snippet.startsWith("module ")) {
+                continue;
+            }
+            Path classes = dir.resolve("s" + i);
+            Files.createDirectories(classes);
+            String name;
+            Path src;
+            if (snippet.startsWith("package ")) {
+                String pkg = snippet.substring("package ".length(), snippet.indexOf(';'));
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^public (?:final )?class (\\w+)")
+                        .matcher(snippet);
+                assertTrue(m.find(), page + ": a whole class names itself: " + snippet);
+                name = pkg + "." + m.group(1);
+                src = classes.resolve(m.group(1) + ".java");
+                Files.writeString(src, snippet);
+            } else {
+                name = "ReadmeSnippet" + i;
+                src = classes.resolve(name + ".java");
+                Files.writeString(src, wrap(name, snippet));
+            }
+            compile(src, classes);
+            String out = run(classes, name, src);
+            assertFalse(out.isEmpty(), page + " snippet " + i + " printed nothing:\n" + snippet);
         }
     }
 

@@ -35,9 +35,10 @@ public record CgroupMembership(Optional<String> unifiedPath, Map<String, String>
     }
 
     /**
+     * {@return its v1 path; on a pure cgroup v2 machine (no v1 hierarchy at all), the unified path; empty
+     * when a machine with v1 hierarchies has none for this controller}
+     *
      * @param controller a cgroup v1 controller ({@code memory})
-     * @return its v1 path; on a pure cgroup v2 machine (no v1 hierarchy at all), the unified path; empty when a
-     *         machine with v1 hierarchies has none for this controller
      */
     public Optional<String> path(String controller) {
         Objects.requireNonNull(controller, "controller");

@@ -27,14 +27,15 @@ public record Container(Optional<ContainerRuntime> runtime, String id) {
         }
     }
 
-    /** @return the first 12 digits of the id, as {@code docker ps} and {@code crictl ps} print it */
+    /** {@return the first 12 digits of the id, as {@code docker ps} and {@code crictl ps} print it} */
     public String shortId() {
         return id.substring(0, 12);
     }
 
     /**
+     * {@return whether it is a full container id: 64 lowercase hexadecimal digits}
+     *
      * @param s text
-     * @return whether it is a full container id: 64 lowercase hexadecimal digits
      */
     public static boolean isId(String s) {
         if (s.length() != ID_LENGTH) {

@@ -44,12 +44,12 @@ public record Owner(Optional<Container> container, Optional<String> podUid, Opti
         }
     }
 
-    /** @return whether the process runs in a container or a Kubernetes pod */
+    /** {@return whether the process runs in a container or a Kubernetes pod} */
     public boolean containerized() {
         return container.isPresent() || podUid.isPresent();
     }
 
-    /** @return the container runtime, when the path names one */
+    /** {@return the container runtime, when the path names one} */
     public Optional<ContainerRuntime> runtime() {
         return container.flatMap(Container::runtime);
     }

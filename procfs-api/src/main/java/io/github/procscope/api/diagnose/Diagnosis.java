@@ -42,19 +42,20 @@ public record Diagnosis(Instant takenAt, List<Finding> findings, List<String> sk
         this(takenAt, findings, skipped, List.of());
     }
 
-    /** @return the most severe finding's severity, or empty when nothing was found */
+    /** {@return the most severe finding's severity, or empty when nothing was found} */
     public Optional<Severity> worst() {
         return findings.stream().map(Finding::severity).max(Comparator.naturalOrder());
     }
 
-    /** @return whether a finding of warning severity or above exists */
+    /** {@return whether a finding of warning severity or above exists} */
     public boolean hasWarnings() {
         return worst().map(s -> s.atLeast(Severity.WARNING)).orElse(false);
     }
 
     /**
+     * {@return the findings of that kind}
+     *
      * @param kind a kind of finding
-     * @return the findings of that kind
      */
     public List<Finding> of(FindingKind kind) {
         Objects.requireNonNull(kind, "kind");

@@ -3,14 +3,16 @@ package io.github.procscope.api.diagnose;
 import io.github.procscope.api.Procscope;
 
 /**
- * Examines a machine for the problems of the seed's diagnosis map: zombies and their parents,
+ * Examines a machine for the usual causes of trouble on a training host: zombies and their parents,
  * orphans left by dead runs, a PID 1 that does not reap, deleted files still holding disk space, full
  * disks and inodes, memory pressure, OOM kills, sessions that die on hang-up, idle GPUs holding memory,
  * ghost processes on GPUs and I/O bottlenecks. Thread-safe.
  */
 public interface Doctor {
     /**
-     * @return the doctor of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
+     * {@return the doctor of the live system, as {@link io.github.procscope.api.Procscope#system()} gives
+     * it}
+     *
      * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the class path
      */
     static Doctor system() {

@@ -64,66 +64,103 @@ public record DoctorOptions(Duration sampleWindow, double diskUsedPercent, doubl
     }
 
     /**
-     * @return a 3-second window; disks and inodes at 90%; memory available under 10%; cgroups at 90% of
-     *         their limit; GPUs idle under 5% utilization while holding over 1 GiB (the seed's rule);
-     *         disks at 80% util with 50 ms waits; orphans idle and older than 10 minutes; terminal
-     *         processes older than 1 minute; deleted-but-open files from 10 MiB per file system
+     * {@return a 3-second window; disks and inodes at 90%; memory available under 10%; cgroups at 90% of
+     * their limit; GPUs idle under 5% utilization while holding over 1 GiB (the rule of {@code procscope gpu} and the exporter); disks at 80%
+     * util with 50 ms waits; orphans idle and older than 10 minutes; terminal processes older than 1 minute;
+     * deleted-but-open files from 10 MiB per file system}
      */
     public static DoctorOptions defaults() {
         return new DoctorOptions(Duration.ofSeconds(3), 90, 90, 10, 90, 5, 1L << 30, 80, 50,
                 Duration.ofMinutes(10), Duration.ofMinutes(1), Set.of(), 10L << 20);
     }
 
-    /** @return a copy with another sample window */
+    /**
+     * {@return a copy with another sample window}
+     *
+     * @param d how long to watch CPU, I/O and GPU use for the checks that need two readings
+     */
     public DoctorOptions withSampleWindow(Duration d) {
         return new DoctorOptions(d, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent, cgroupUsagePercent,
                 gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
                 hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
-    /** @return a copy with other disk thresholds */
+    /**
+     * {@return a copy with other disk thresholds}
+     *
+     * @param usedPercent the share of a file system's space in use from which it is reported as full
+     * @param inodesPercent the share of its inodes in use from which it is reported
+     */
     public DoctorOptions withDiskThresholds(double usedPercent, double inodesPercent) {
         return new DoctorOptions(sampleWindow, usedPercent, inodesPercent, memoryAvailablePercent, cgroupUsagePercent,
                 gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
                 hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
-    /** @return a copy with other memory thresholds */
+    /**
+     * {@return a copy with other memory thresholds}
+     *
+     * @param availablePercent the share of the machine's memory still available below which it is under pressure
+     * @param cgroupPercent the share of the cgroup's limit in use from which it is under pressure
+     */
     public DoctorOptions withMemoryThresholds(double availablePercent, double cgroupPercent) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, availablePercent, cgroupPercent,
                 gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
                 hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
-    /** @return a copy with other GPU idle-holding thresholds */
+    /**
+     * {@return a copy with other GPU idle-holding thresholds}
+     *
+     * @param utilizationPercent the utilization at or below which a GPU counts as idle
+     * @param memoryBytes the memory held from which an idle GPU is reported
+     */
     public DoctorOptions withGpuIdleThresholds(double utilizationPercent, long memoryBytes) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, utilizationPercent, memoryBytes, ioUtilPercent, ioAwaitMillis, orphanMinAge,
                 hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
-    /** @return a copy with other I/O bottleneck thresholds */
+    /**
+     * {@return a copy with other I/O bottleneck thresholds}
+     *
+     * @param utilPercent the disk utilization from which a disk is a bottleneck
+     * @param awaitMillis the average wait per request from which it is one
+     */
     public DoctorOptions withIoThresholds(double utilPercent, double awaitMillis) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, utilPercent, awaitMillis,
                 orphanMinAge, hangupMinAge, subreapers, deletedOpenMinBytes);
     }
 
-    /** @return a copy with other process age thresholds */
+    /**
+     * {@return a copy with other process age thresholds}
+     *
+     * @param orphan how long an adopted process must have run to be reported
+     * @param hangup how long a process that would die with its terminal must have run to be reported
+     */
     public DoctorOptions withAges(Duration orphan, Duration hangup) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis,
                 orphan, hangup, subreapers, deletedOpenMinBytes);
     }
 
-    /** @return a copy that reports deleted-but-open files from this many bytes per file system */
+    /**
+     * {@return a copy that reports deleted-but-open files from this many bytes per file system}
+     *
+     * @param bytes the smallest space held per file system that is reported
+     */
     public DoctorOptions withDeletedOpenMinBytes(long bytes) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis,
                 orphanMinAge, hangupMinAge, subreapers, bytes);
     }
 
-    /** @return a copy that knows these subreapers */
+    /**
+     * {@return a copy that knows these subreapers}
+     *
+     * @param pids processes that adopt orphans besides PID 1, so that their adopted children count as orphans
+     */
     public DoctorOptions withSubreapers(Set<Long> pids) {
         return new DoctorOptions(sampleWindow, diskUsedPercent, inodesUsedPercent, memoryAvailablePercent,
                 cgroupUsagePercent, gpuIdleUtilizationPercent, gpuIdleMemoryBytes, ioUtilPercent, ioAwaitMillis,

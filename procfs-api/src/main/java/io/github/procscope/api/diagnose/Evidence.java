@@ -28,7 +28,7 @@ import java.util.OptionalLong;
  */
 public sealed interface Evidence {
 
-    /** @return the kind of finding this evidence belongs to */
+    /** {@return the kind of finding this evidence belongs to} */
     FindingKind kind();
 
     /**

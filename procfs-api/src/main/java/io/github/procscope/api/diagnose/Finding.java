@@ -23,7 +23,7 @@ public record Finding(Severity severity, List<Long> pids, String summary, Eviden
         Objects.requireNonNull(advice, "advice");
     }
 
-    /** @return what the finding is about: its evidence's kind */
+    /** {@return what the finding is about: its evidence's kind} */
     public FindingKind kind() {
         return evidence.kind();
     }

@@ -1,6 +1,6 @@
 package io.github.procscope.api.diagnose;
 
-/** What a finding is about: one entry of the seed's symptom-to-cause map each. */
+/** What a finding is about: one kind of problem, with its symptom and its usual cause. */
 public enum FindingKind {
     /** Zombies: exited children their parent does not reap; killing them does nothing. */
     ZOMBIE,

@@ -16,10 +16,11 @@ public final class Inits {
     }
 
     /**
+     * {@return whether it names a known init or reaping supervisor ({@code systemd}, {@code init}, {@code
+     * tini}, {@code dumb-init}, {@code docker-init}, {@code catatonit}, {@code s6-svscan}, {@code runit},
+     * {@code supervisord}, the Kubernetes {@code pause} container, ...)}
+     *
      * @param comm a process's command name ({@code /proc/PID/comm})
-     * @return whether it names a known init or reaping supervisor ({@code systemd}, {@code init},
-     *         {@code tini}, {@code dumb-init}, {@code docker-init}, {@code catatonit}, {@code s6-svscan},
-     *         {@code runit}, {@code supervisord}, the Kubernetes {@code pause} container, ...)
      */
     public static boolean isInit(String comm) {
         Objects.requireNonNull(comm, "comm");

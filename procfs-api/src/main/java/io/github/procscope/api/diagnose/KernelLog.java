@@ -12,15 +12,17 @@ import java.util.List;
  */
 public interface KernelLog {
     /**
-     * @return the kernel log of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
+     * {@return the kernel log of the live system, as {@link io.github.procscope.api.Procscope#system()}
+     * gives it}
      */
     static KernelLog system() {
         return Procscope.system().kernelLog();
     }
 
     /**
-     * @return every OOM kill still in the kernel's ring buffer, oldest first (the buffer is finite: old
-     *         kills scroll out)
+     * {@return every OOM kill still in the kernel's ring buffer, oldest first (the buffer is finite: old
+     * kills scroll out)}
+     *
      * @throws KernelLogUnavailableException if the log cannot be read, with the reason
      */
     List<OomKill> oomKills();

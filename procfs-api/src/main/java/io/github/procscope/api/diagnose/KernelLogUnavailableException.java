@@ -9,6 +9,7 @@ public class KernelLogUnavailableException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
      * @param message why, and what to do
      */
     public KernelLogUnavailableException(String message) {

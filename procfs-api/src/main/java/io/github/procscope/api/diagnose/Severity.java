@@ -9,7 +9,11 @@ public enum Severity {
     /** Work is failing now (a full disk, an OOM kill). */
     CRITICAL;
 
-    /** @return whether this is at least as severe as {@code other} */
+    /**
+     * {@return whether this is at least as severe as {@code other}}
+     *
+     * @param other another severity
+     */
     public boolean atLeast(Severity other) {
         return compareTo(other) >= 0;
     }

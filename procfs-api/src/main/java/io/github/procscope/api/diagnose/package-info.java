@@ -1,5 +1,5 @@
 /**
- * Diagnosis: the seed's map from symptom to cause, as findings a program can act on. A
+ * Diagnosis: the usual causes of trouble on a training host, as findings a program can act on. A
  * {@link io.github.procscope.api.diagnose.Doctor} looks at a live machine (processes, memory, disks,
  * the kernel log, GPUs) and returns {@link io.github.procscope.api.diagnose.Finding}s, each with the
  * pids involved, the numbers read and advice. {@link io.github.procscope.api.diagnose.OomKill} is the

@@ -15,6 +15,7 @@ import java.util.Objects;
  */
 public record DirectoryTotal(Path path, long apparentBytes, long allocatedBytes) {
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if a size is negative
      */
     public DirectoryTotal {

@@ -37,12 +37,12 @@ public record DirectoryUsage(DirectoryTotal total, long files, long directories,
         otherFileSystems = List.copyOf(otherFileSystems);
     }
 
-    /** @return the directory that was measured */
+    /** {@return the directory that was measured} */
     public Path root() {
         return total.path();
     }
 
-    /** @return whether every entry below the root could be examined */
+    /** {@return whether every entry below the root could be examined} */
     public boolean complete() {
         return unreadable.isEmpty();
     }

@@ -23,8 +23,9 @@ public record DiskStats(Duration uptime, List<DiskStat> devices) {
     }
 
     /**
+     * {@return its counters, if the reading has it}
+     *
      * @param name a device name such as {@code sda} or {@code nvme0n1}
-     * @return its counters, if the reading has it
      */
     public Optional<DiskStat> device(String name) {
         Objects.requireNonNull(name, "name");

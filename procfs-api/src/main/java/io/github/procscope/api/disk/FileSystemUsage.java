@@ -25,6 +25,7 @@ public record FileSystemUsage(MountInfo mount, long blockSizeBytes, long sizeByt
                               long availableBytes, long inodes, long inodesFree, boolean readOnly) {
 
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if a figure is negative or the block size not positive
      */
     public FileSystemUsage {
@@ -38,37 +39,37 @@ public record FileSystemUsage(MountInfo mount, long blockSizeBytes, long sizeByt
     }
 
     /**
-     * @return df's "Used": {@code size - free} (free including the root reserve); negative only for a file
-     *         system that reports more free blocks than it has, which df prints as a negative number too
+     * {@return df's "Used": {@code size - free} (free including the root reserve); negative only for a file
+     * system that reports more free blocks than it has, which df prints as a negative number too}
      */
     public long usedBytes() {
         return sizeBytes - freeBytes;
     }
 
     /**
-     * @return df's "Use%": {@code used / (used + available)}, as a percentage rounded up; empty when used +
-     *         available is 0 (a pseudo file system), where df prints {@code -}
+     * {@return df's "Use%": {@code used / (used + available)}, as a percentage rounded up; empty when used +
+     * available is 0 (a pseudo file system), where df prints {@code -}}
      */
     public OptionalInt usePercent() {
         return percent(usedBytes(), availableBytes);
     }
 
-    /** @return df -i's "IUsed": {@code inodes - inodesFree} */
+    /** {@return df -i's "IUsed": {@code inodes - inodesFree}} */
     public long inodesUsed() {
         return inodes - inodesFree;
     }
 
-    /** @return df -i's "IUse%": {@code iused / inodes} rounded up; empty when the file system reports no inodes */
+    /** {@return df -i's "IUse%": {@code iused / inodes} rounded up; empty when the file system reports no inodes} */
     public OptionalInt inodeUsePercent() {
         return percent(inodesUsed(), inodesFree);
     }
 
-    /** @return whether this is a pseudo file system ({@link MountInfo#isPseudo()}) or one with no blocks at all */
+    /** {@return whether this is a pseudo file system ({@link MountInfo#isPseudo()}) or one with no blocks at all} */
     public boolean isPseudo() {
         return mount.isPseudo() || sizeBytes == 0;
     }
 
-    /** @return the mount point, for convenience */
+    /** {@return the mount point, for convenience} */
     public String mountPoint() {
         return mount.mountPoint();
     }

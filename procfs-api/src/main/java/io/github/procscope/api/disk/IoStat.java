@@ -173,7 +173,7 @@ public record IoStat(
                 Duration.ZERO, Optional.of(NO_DISCARDS), Optional.of(NO_FLUSHES));
     }
 
-    /** @return the increase of a running count, or 0 where it went backwards (sysstat shows 0.0 then) */
+    /** {@return the increase of a running count, or 0 where it went backwards (sysstat shows 0.0 then)} */
     private static long delta(long before, long after) {
         return Long.compareUnsigned(after, before) < 0 ? 0 : after - before;
     }

@@ -58,14 +58,14 @@ public record MountInfo(
     }
 
     /**
-     * @return whether this is a pseudo file system holding no user data (one of {@link #PSEUDO_TYPES}, or
-     *         type {@code none}), the mounts {@code df} hides by default
+     * {@return whether this is a pseudo file system holding no user data (one of {@link #PSEUDO_TYPES}, or
+     * type {@code none}), the mounts {@code df} hides by default}
      */
     public boolean isPseudo() {
         return PSEUDO_TYPES.contains(fsType) || "none".equals(fsType);
     }
 
-    /** @return whether the mount is read-only (the per-mount option {@code ro}) */
+    /** {@return whether the mount is read-only (the per-mount option {@code ro})} */
     public boolean isReadOnly() {
         return mountOptions.contains("ro");
     }

@@ -10,8 +10,8 @@ import java.util.concurrent.Flow;
  */
 public interface EventFlowSubscription extends Flow.Subscription, EventSubscription {
     /**
-     * @return events dropped so far: those the buffer had no room for (the subscriber asked for too few), and
-     *         those the subscription's own queue dropped
+     * {@return events dropped so far: those the buffer had no room for (the subscriber asked for too few),
+     * and those the subscription's own queue dropped}
      */
     @Override
     long dropped();

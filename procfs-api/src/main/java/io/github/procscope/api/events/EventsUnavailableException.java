@@ -6,7 +6,11 @@ import io.github.procscope.api.ProcscopeException;
 public class EventsUnavailableException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
-    /** @param message why */
+    /**
+     * Creates the exception.
+     *
+     * @param message why
+     */
     public EventsUnavailableException(String message) {
         super(message);
     }

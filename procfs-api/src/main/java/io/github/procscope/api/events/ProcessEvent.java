@@ -73,7 +73,12 @@ public record ProcessEvent(EventType type, long pid, OptionalLong ppid, Optional
         });
     }
 
-    /** @return this event with the cause and its evidence */
+    /**
+     * {@return this event with the cause and its evidence}
+     *
+     * @param c   what caused the exit
+     * @param why the evidence, in words
+     */
     public ProcessEvent withCause(ExitCause c, String why) {
         return new ProcessEvent(type, pid, ppid, key, comm, time, exitCode, signal, coreDumped, Optional.of(c),
                 Optional.of(why), source, exitStatusKnown);

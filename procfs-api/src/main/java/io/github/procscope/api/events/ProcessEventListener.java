@@ -7,7 +7,11 @@ package io.github.procscope.api.events;
  */
 @FunctionalInterface
 public interface ProcessEventListener {
-    /** @param event one event */
+    /**
+     * Receives one event.
+     *
+     * @param event the event
+     */
     void onEvent(ProcessEvent event);
 
     /**

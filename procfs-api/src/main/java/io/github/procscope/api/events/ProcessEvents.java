@@ -14,9 +14,10 @@ import java.util.concurrent.Flow;
  */
 public interface ProcessEvents {
     /**
+     * {@return the subscription}
+     *
      * @param listener receives the events on a delivery thread
      * @param interval the snapshot interval if snapshot diffing must be used (at least 10 ms)
-     * @return the subscription
      */
     EventSubscription subscribe(ProcessEventListener listener, Duration interval);
 

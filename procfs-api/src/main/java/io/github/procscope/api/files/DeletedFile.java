@@ -21,6 +21,7 @@ import java.util.Objects;
 public record DeletedFile(ProcessKey holder, String comm, int fd, String path, long sizeBytes,
                           long allocatedBytes, DeviceNumber device, long inode) {
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if a number is negative
      */
     public DeletedFile {
@@ -34,7 +35,7 @@ public record DeletedFile(ProcessKey holder, String comm, int fd, String path, l
         }
     }
 
-    /** @return the holder's process id */
+    /** {@return the holder's process id} */
     public long pid() {
         return holder.pid();
     }

@@ -31,12 +31,12 @@ public record DeletedFilesScan(Instant takenAt, List<DeletedFile> files, List<De
         }
     }
 
-    /** @return whether every process was read: no holder can have been missed for lack of permission */
+    /** {@return whether every process was read: no holder can have been missed for lack of permission} */
     public boolean complete() {
         return unreadablePids.isEmpty();
     }
 
-    /** @return the allocated bytes of all deleted-but-open files, each counted once */
+    /** {@return the allocated bytes of all deleted-but-open files, each counted once} */
     public long totalAllocatedBytes() {
         long sum = 0;
         for (DeletedSpace s : fileSystems) {

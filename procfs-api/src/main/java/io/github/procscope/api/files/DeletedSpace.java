@@ -21,6 +21,7 @@ import java.util.Optional;
 public record DeletedSpace(DeviceNumber device, Optional<String> mountPoint, Optional<String> fsType, int files,
                            long sizeBytes, long allocatedBytes) {
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if a count is negative
      */
     public DeletedSpace {

@@ -16,6 +16,7 @@ import java.util.Objects;
  */
 public record HeldFile(long pid, int fd, String target) {
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if the pid is out of range or the descriptor negative
      */
     public HeldFile {

@@ -29,7 +29,7 @@ public record HeldFilesScan(List<HeldFile> files, int processesScanned, List<Lon
         }
     }
 
-    /** @return whether every process was read: no holder can have been missed for lack of permission */
+    /** {@return whether every process was read: no holder can have been missed for lack of permission} */
     public boolean complete() {
         return unreadablePids.isEmpty();
     }

@@ -60,6 +60,7 @@ public record OpenFd(
         OptionalInt mountId) {
 
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if the pid is out of range or the descriptor negative
      */
     public OpenFd {
@@ -81,8 +82,8 @@ public record OpenFd(
     }
 
     /**
-     * @return for an anonymous inode, its kind as the kernel names it ({@code eventfd}, {@code eventpoll},
-     *         {@code inotify}, {@code timerfd}, {@code [io_uring]}...); empty for other descriptors
+     * {@return for an anonymous inode, its kind as the kernel names it ({@code eventfd}, {@code eventpoll},
+     * {@code inotify}, {@code timerfd}, {@code [io_uring]}...); empty for other descriptors}
      */
     public Optional<String> anonInodeType() {
         if (!target.startsWith("anon_inode:")) {
@@ -96,8 +97,8 @@ public record OpenFd(
     }
 
     /**
-     * @return whether this descriptor holds disk space that no name leads to any more: a regular file with
-     *         a link count of 0 (what {@code lsof +L1} lists)
+     * {@return whether this descriptor holds disk space that no name leads to any more: a regular file with
+     * a link count of 0 (what {@code lsof +L1} lists)}
      */
     public boolean holdsDeletedSpace() {
         return kind == FdKind.REGULAR_FILE && linkCount.isPresent() && linkCount.getAsLong() == 0;

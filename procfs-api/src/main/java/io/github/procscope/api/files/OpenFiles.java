@@ -26,8 +26,10 @@ import java.util.List;
 public interface OpenFiles {
 
     /**
-     * @return the open-file reader of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
-     *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
+     * {@return the open-file reader of the live system, as {@link
+     * io.github.procscope.api.Procscope#system()} gives it (for Linux, {@code procfs-impl-linux} reading
+     * {@code /proc})}
+     *
      * @throws ImplementationNotFoundException if no implementation is on the class path
      */
     static OpenFiles system() {
@@ -62,9 +64,10 @@ public interface OpenFiles {
     }
 
     /**
+     * {@return its identity, read now from {@code /proc/PID/stat}: what the {@code ProcessKey} reads check
+     * against}
+     *
      * @param pid a process id
-     * @return its identity, read now from {@code /proc/PID/stat}: what the {@code ProcessKey} reads check
-     *         against
      * @throws NoSuchProcessException   if it does not exist
      * @throws IllegalArgumentException if the pid is out of range
      */

@@ -25,19 +25,20 @@ public record OpenFlags(int bits, AccessMode accessMode, Set<OpenFlag> flags, in
     }
 
     /**
+     * {@return whether it is set}
+     *
      * @param flag a flag
-     * @return whether it is set
      */
     public boolean has(OpenFlag flag) {
         return flags.contains(Objects.requireNonNull(flag, "flag"));
     }
 
-    /** @return the bits in octal with a leading 0, as {@code fdinfo} prints them, e.g. {@code 02100002} */
+    /** {@return the bits in octal with a leading 0, as {@code fdinfo} prints them, e.g. {@code 02100002}} */
     public String octal() {
         return "0" + Integer.toOctalString(bits);
     }
 
-    /** @return the access mode and flags, e.g. {@code READ_WRITE [O_APPEND, O_CLOEXEC] (02102002)} */
+    /** {@return the access mode and flags, e.g. {@code READ_WRITE [O_APPEND, O_CLOEXEC] (02102002)}} */
     @Override
     public String toString() {
         return accessMode + " " + flags + " (" + octal() + ")";

@@ -36,15 +36,16 @@ public enum ClockEventReason {
         this.bit = bit;
     }
 
-    /** @return the bit in {@code nvml.h} */
+    /** {@return the bit in {@code nvml.h}} */
     public long bit() {
         return bit;
     }
 
     /**
+     * {@return the reasons whose bits are set; bits this version does not know are left out (the mask itself
+     * keeps them)}
+     *
      * @param mask a mask returned by NVML
-     * @return the reasons whose bits are set; bits this version does not know are left out (the mask
-     *         itself keeps them)
      */
     public static Set<ClockEventReason> fromMask(long mask) {
         EnumSet<ClockEventReason> out = EnumSet.noneOf(ClockEventReason.class);

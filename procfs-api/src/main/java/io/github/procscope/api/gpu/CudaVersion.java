@@ -7,7 +7,11 @@ package io.github.procscope.api.gpu;
  * @param minor the minor version (2 for CUDA 12.2)
  */
 public record CudaVersion(int major, int minor) {
-    /** @throws IllegalArgumentException if a part is negative */
+    /**
+     * Checks the components.
+     *
+     * @throws IllegalArgumentException if a part is negative
+     */
     public CudaVersion {
         if (major < 0 || minor < 0) {
             throw new IllegalArgumentException("CUDA version parts must not be negative: " + major + "." + minor);
@@ -15,9 +19,10 @@ public record CudaVersion(int major, int minor) {
     }
 
     /**
+     * {@return the version}
+     *
      * @param nvmlValue the value of {@code nvmlSystemGetCudaDriverVersion}: {@code 1000 * major + 10 * minor}
      *                  (12020 for 12.2)
-     * @return the version
      * @throws IllegalArgumentException if the value is negative
      */
     public static CudaVersion fromNvml(int nvmlValue) {

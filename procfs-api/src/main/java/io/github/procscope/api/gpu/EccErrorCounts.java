@@ -23,7 +23,7 @@ public record EccErrorCounts(OptionalLong volatileCorrected, OptionalLong volati
         Objects.requireNonNull(aggregateUncorrected, "aggregateUncorrected");
     }
 
-    /** @return whether no count is known */
+    /** {@return whether no count is known} */
     public boolean isEmpty() {
         return volatileCorrected.isEmpty() && volatileUncorrected.isEmpty()
                 && aggregateCorrected.isEmpty() && aggregateUncorrected.isEmpty();

@@ -23,55 +23,56 @@ import java.util.OptionalLong;
 public interface GpuDevice {
 
     /**
-     * @return the NVML index of a GPU ({@code nvmlDeviceGetIndex}, the {@code nvidia-smi} index); for a
-     *         MIG device, its slot under the parent GPU ({@code nvmlDeviceGetMigDeviceHandleByIndex})
+     * {@return the NVML index of a GPU ({@code nvmlDeviceGetIndex}, the {@code nvidia-smi} index); for a MIG
+     * device, its slot under the parent GPU ({@code nvmlDeviceGetMigDeviceHandleByIndex})}
      */
     int index();
 
-    /** @return the UUID ({@code GPU-...}, or {@code MIG-...} for a MIG device) ({@code nvmlDeviceGetUUID}) */
+    /** {@return the UUID ({@code GPU-...}, or {@code MIG-...} for a MIG device) ({@code nvmlDeviceGetUUID})} */
     String uuid();
 
-    /** @return the product name, such as {@code NVIDIA H100 80GB HBM3} ({@code nvmlDeviceGetName}) */
+    /** {@return the product name, such as {@code NVIDIA H100 80GB HBM3} ({@code nvmlDeviceGetName})} */
     String name();
 
     /**
-     * @return the PCI bus id {@code domain:bus:device.function} ({@code nvmlDeviceGetPciInfo_v3},
-     *         {@code busId}); empty for MIG devices and drivers without the function
+     * {@return the PCI bus id {@code domain:bus:device.function} ({@code nvmlDeviceGetPciInfo_v3}, {@code
+     * busId}); empty for MIG devices and drivers without the function}
      */
     Optional<String> pciBusId();
 
     /**
-     * @return the minor number N of the device file {@code /dev/nvidiaN} ({@code nvmlDeviceGetMinorNumber});
-     *         empty for MIG devices, which have none
+     * {@return the minor number N of the device file {@code /dev/nvidiaN} ({@code
+     * nvmlDeviceGetMinorNumber}); empty for MIG devices, which have none}
      */
     OptionalInt minorNumber();
 
-    /** @return {@code /dev/nvidiaN} for the {@link #minorNumber()}; empty when there is none */
+    /** {@return {@code /dev/nvidiaN} for the {@link #minorNumber()}; empty when there is none} */
     default Optional<Path> deviceFile() {
         OptionalInt minor = minorNumber();
         return minor.isPresent() ? Optional.of(Path.of("/dev/nvidia" + minor.getAsInt())) : Optional.empty();
     }
 
     /**
-     * @return the board serial number ({@code nvmlDeviceGetSerial}); empty for boards without one
-     *         (most GeForce boards) and MIG devices
+     * {@return the board serial number ({@code nvmlDeviceGetSerial}); empty for boards without one (most
+     * GeForce boards) and MIG devices}
      */
     Optional<String> serial();
 
-    /** @return whether this is a MIG device rather than a whole GPU */
+    /** {@return whether this is a MIG device rather than a whole GPU} */
     boolean isMigDevice();
 
-    /** @return the index of the GPU this MIG device belongs to; empty for a whole GPU */
+    /** {@return the index of the GPU this MIG device belongs to; empty for a whole GPU} */
     OptionalInt parentIndex();
 
-    /** @return the MIG GPU instance id ({@code nvmlDeviceGetGpuInstanceId}); empty for a whole GPU */
+    /** {@return the MIG GPU instance id ({@code nvmlDeviceGetGpuInstanceId}); empty for a whole GPU} */
     OptionalInt gpuInstanceId();
 
-    /** @return the MIG compute instance id ({@code nvmlDeviceGetComputeInstanceId}); empty for a whole GPU */
+    /** {@return the MIG compute instance id ({@code nvmlDeviceGetComputeInstanceId}); empty for a whole GPU} */
     OptionalInt computeInstanceId();
 
     /**
-     * @return persistence, ECC and MIG modes, read now
+     * {@return persistence, ECC and MIG modes, read now}
+     *
      * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
      */
     GpuModes modes();
@@ -109,15 +110,17 @@ public interface GpuDevice {
     Optional<List<GpuProcessUtilization>> processUtilization(Instant since);
 
     /**
-     * @return the MIG devices of this GPU, ascending by slot, read now (slots without a device are
-     *         skipped); empty when MIG is off or not supported, and for a MIG device itself
+     * {@return the MIG devices of this GPU, ascending by slot, read now (slots without a device are
+     * skipped); empty when MIG is off or not supported, and for a MIG device itself}
+     *
      * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
      */
     List<GpuDevice> migDevices();
 
     /**
-     * @return whether this device offers GPU Performance Monitoring ({@code nvmlGpmQueryDeviceSupport};
-     *         Hopper and newer)
+     * {@return whether this device offers GPU Performance Monitoring ({@code nvmlGpmQueryDeviceSupport};
+     * Hopper and newer)}
+     *
      * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
      */
     boolean gpmSupported();
@@ -135,16 +138,19 @@ public interface GpuDevice {
     Optional<GpmMetrics> gpmMetrics(Duration interval);
 
     /**
-     * @return the PCIe replays of this GPU since the driver loaded ({@code nvmlDeviceGetPcieReplayCounter}):
-     *         link-level retransmissions after transfer errors; a steadily rising count points at a bad slot,
-     *         riser or cable. Empty when the device does not offer it (MIG devices, some boards)
+     * {@return the PCIe replays of this GPU since the driver loaded ({@code
+     * nvmlDeviceGetPcieReplayCounter}): link-level retransmissions after transfer errors; a steadily rising
+     * count points at a bad slot, riser or cable. Empty when the device does not offer it (MIG devices, some
+     * boards)}
+     *
      * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
      */
     OptionalLong pcieReplays();
 
     /**
-     * @return this GPU's row remapping ({@code nvmlDeviceGetRemappedRows}); empty when the device does not
-     *         remap rows (before Ampere, GDDR boards, MIG devices) or the driver lacks the function
+     * {@return this GPU's row remapping ({@code nvmlDeviceGetRemappedRows}); empty when the device does not
+     * remap rows (before Ampere, GDDR boards, MIG devices) or the driver lacks the function}
+     *
      * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
      */
     Optional<RemappedRows> remappedRows();
@@ -163,6 +169,6 @@ public interface GpuDevice {
      */
     Optional<XidErrors> xidErrors();
 
-    /** @return whether NVML reported this GPU lost ({@code NVML_ERROR_GPU_IS_LOST}) */
+    /** {@return whether NVML reported this GPU lost ({@code NVML_ERROR_GPU_IS_LOST})} */
     boolean isLost();
 }

@@ -17,7 +17,7 @@ public record GpuFdScan(List<GpuFdUser> users, List<Long> unreadablePids) {
         unreadablePids = List.copyOf(unreadablePids);
     }
 
-    /** @return whether every process's open files could be read */
+    /** {@return whether every process's open files could be read} */
     public boolean isComplete() {
         return unreadablePids.isEmpty();
     }

@@ -21,7 +21,11 @@ import java.util.OptionalLong;
  */
 public record GpuMemory(long totalBytes, long usedBytes, long freeBytes, OptionalLong reservedBytes,
                         boolean usedIncludesReserved) {
-    /** @throws IllegalArgumentException if a figure is negative */
+    /**
+     * Checks the components.
+     *
+     * @throws IllegalArgumentException if a figure is negative
+     */
     public GpuMemory {
         if (totalBytes < 0 || usedBytes < 0 || freeBytes < 0) {
             throw new IllegalArgumentException("memory figures must not be negative: total " + totalBytes
@@ -36,7 +40,7 @@ public record GpuMemory(long totalBytes, long usedBytes, long freeBytes, Optiona
     }
 
     /**
-     * @return used memory as a fraction of the total, 0.0 to 1.0 (0.0 when the total is 0)
+     * {@return used memory as a fraction of the total, 0.0 to 1.0 (0.0 when the total is 0)}
      */
     public double usedFraction() {
         return totalBytes == 0 ? 0.0 : (double) usedBytes / totalBytes;

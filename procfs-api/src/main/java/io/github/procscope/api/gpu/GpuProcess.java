@@ -51,7 +51,7 @@ public record GpuProcess(int deviceIndex, String deviceUuid, long pid, Set<GpuPr
         }
     }
 
-    /** @return {@code nvidia-smi}'s Type column: {@code C}, {@code G}, {@code M}, or combinations such as {@code C+G} */
+    /** {@return {@code nvidia-smi}'s Type column: {@code C}, {@code G}, {@code M}, or combinations such as {@code C+G}} */
     public String typeLetters() {
         StringBuilder sb = new StringBuilder();
         for (GpuProcessType t : types) {

@@ -25,14 +25,14 @@ public record GpuProcesses(List<GpuProcess> processes, Map<GpuProcessType, NvmlR
         withheld = Collections.unmodifiableMap(m);
     }
 
-    /** @return whether every list was read, so that {@link #processes()} is all there is */
+    /** {@return whether every list was read, so that {@link #processes()} is all there is} */
     public boolean isComplete() {
         return withheld.isEmpty();
     }
 
     /**
-     * @return the device memory used by the listed processes, in bytes, counting those whose memory
-     *         NVML reports; processes whose memory is not available add nothing
+     * {@return the device memory used by the listed processes, in bytes, counting those whose memory NVML
+     * reports; processes whose memory is not available add nothing}
      */
     public long knownUsedMemoryBytes() {
         long sum = 0;

@@ -177,34 +177,34 @@ public record GpuSample(
                 OptionalInt.empty(), OptionalInt.empty(), OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
     }
 
-    /** @return the power draw in watts, as {@code nvidia-smi} shows it */
+    /** {@return the power draw in watts, as {@code nvidia-smi} shows it} */
     public OptionalDouble powerDrawWatts() {
         return powerDrawMilliwatts.isPresent() ? OptionalDouble.of(powerDrawMilliwatts.getAsLong() / 1000.0)
                 : OptionalDouble.empty();
     }
 
-    /** @return the enforced power limit in watts */
+    /** {@return the enforced power limit in watts} */
     public OptionalDouble enforcedPowerLimitWatts() {
         return enforcedPowerLimitMilliwatts.isPresent()
                 ? OptionalDouble.of(enforcedPowerLimitMilliwatts.getAsLong() / 1000.0) : OptionalDouble.empty();
     }
 
-    /** @return used device memory in bytes (see {@link GpuMemory#usedIncludesReserved()}) */
+    /** {@return used device memory in bytes (see {@link GpuMemory#usedIncludesReserved()})} */
     public OptionalLong memoryUsedBytes() {
         return memory.isPresent() ? OptionalLong.of(memory.get().usedBytes()) : OptionalLong.empty();
     }
 
-    /** @return total device memory in bytes */
+    /** {@return total device memory in bytes} */
     public OptionalLong memoryTotalBytes() {
         return memory.isPresent() ? OptionalLong.of(memory.get().totalBytes()) : OptionalLong.empty();
     }
 
-    /** @return device memory free for allocation in bytes ({@link GpuMemory#freeBytes()}) */
+    /** {@return device memory free for allocation in bytes ({@link GpuMemory#freeBytes()})} */
     public OptionalLong memoryFreeBytes() {
         return memory.isPresent() ? OptionalLong.of(memory.get().freeBytes()) : OptionalLong.empty();
     }
 
-    /** @return the reasons the clocks are held below their maximum; empty when NVML does not report them */
+    /** {@return the reasons the clocks are held below their maximum; empty when NVML does not report them} */
     public Optional<Set<ClockEventReason>> clockEventReasons() {
         return clockEventReasonsMask.isPresent()
                 ? Optional.of(ClockEventReason.fromMask(clockEventReasonsMask.getAsLong())) : Optional.empty();

@@ -55,6 +55,7 @@ public class GpuUnavailableException extends ProcscopeException {
     private final NvmlReturn nvmlReturn;
 
     /**
+     * Creates the exception.
      * @param reason  why no GPU is available
      * @param message what was tried and what the user can do
      */
@@ -65,6 +66,7 @@ public class GpuUnavailableException extends ProcscopeException {
     }
 
     /**
+     * Creates the exception.
      * @param reason     why no GPU is available
      * @param message    what was tried and what the user can do
      * @param nvmlReturn the NVML code behind it
@@ -76,6 +78,7 @@ public class GpuUnavailableException extends ProcscopeException {
     }
 
     /**
+     * Creates the exception.
      * @param reason  why no GPU is available
      * @param message what was tried and what the user can do
      * @param cause   the underlying failure (such as the loader's error)
@@ -87,12 +90,12 @@ public class GpuUnavailableException extends ProcscopeException {
         this.nvmlReturn = null;
     }
 
-    /** @return why no GPU is available */
+    /** {@return why no GPU is available} */
     public Reason reason() {
         return reason;
     }
 
-    /** @return the NVML code behind the failure; empty when NVML could not even be loaded */
+    /** {@return the NVML code behind the failure; empty when NVML could not even be loaded} */
     public Optional<NvmlReturn> nvmlReturn() {
         return Optional.ofNullable(nvmlReturn);
     }

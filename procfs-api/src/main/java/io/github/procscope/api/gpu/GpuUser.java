@@ -54,36 +54,36 @@ public record GpuUser(long pid, List<GpuProcess> gpuProcesses, Set<Integer> open
     }
 
     /**
-     * @return the container, pod, Slurm job or systemd unit the process belongs to (see
-     *         {@link ProcessInfo#owner()}): the answer to "which pod holds this GPU's memory"; empty when the
-     *         process is not visible here, the table was read without {@link io.github.procscope.api.Facet#CGROUP},
-     *         or its cgroup paths name no owner
+     * {@return the container, pod, Slurm job or systemd unit the process belongs to (see {@link
+     * ProcessInfo#owner()}): the answer to "which pod holds this GPU's memory"; empty when the process is
+     * not visible here, the table was read without {@link io.github.procscope.api.Facet#CGROUP}, or its
+     * cgroup paths name no owner}
      */
     public Optional<io.github.procscope.api.cgroup.Owner> owner() {
         return process.flatMap(ProcessInfo::owner);
     }
 
-    /** @return whether the process is visible in the process table that was joined */
+    /** {@return whether the process is visible in the process table that was joined} */
     public boolean visibleHere() {
         return process.isPresent();
     }
 
-    /** @return whether NVML listed it */
+    /** {@return whether NVML listed it} */
     public boolean listedByNvml() {
         return !gpuProcesses.isEmpty();
     }
 
     /**
-     * @return whether it is a ghost: it holds a GPU and its parent is gone ({@link #parentGone()}); the
-     *         candidates to end (with SIGTERM first) if they are yours
+     * {@return whether it is a ghost: it holds a GPU and its parent is gone ({@link #parentGone()}); the
+     * candidates to end (with SIGTERM first) if they are yours}
      */
     public boolean ghost() {
         return parentGone;
     }
 
     /**
-     * @return the device memory NVML reports for it, summed over its devices, in bytes; empty when NVML
-     *         reports no figure for any of them
+     * {@return the device memory NVML reports for it, summed over its devices, in bytes; empty when NVML
+     * reports no figure for any of them}
      */
     public OptionalLong usedMemoryBytes() {
         long sum = 0;

@@ -45,11 +45,12 @@ public final class GpuUsers {
     }
 
     /**
+     * {@return one user per pid, ascending by pid}
+     *
      * @param gpuProcesses NVML's process entries (of any devices)
      * @param fdUsers      processes found holding NVIDIA device files (may be empty)
      * @param snapshot     the process table at about the same moment
      * @param subreapers   pids of known subreapers (may be empty)
-     * @return one user per pid, ascending by pid
      */
     public static List<GpuUser> join(List<GpuProcess> gpuProcesses, List<GpuFdUser> fdUsers,
                                      ProcessSnapshot snapshot, Set<Long> subreapers) {
@@ -57,12 +58,13 @@ public final class GpuUsers {
     }
 
     /**
+     * {@return one user per pid, ascending by pid}
+     *
      * @param gpuProcesses     NVML's process entries (of any devices)
      * @param fdUsers          processes found holding NVIDIA device files (may be empty)
      * @param snapshot         the process table at about the same moment
      * @param subreapers       pids of known subreapers (may be empty)
      * @param boundaryCommands command names that bound a run from above
-     * @return one user per pid, ascending by pid
      */
     public static List<GpuUser> join(List<GpuProcess> gpuProcesses, List<GpuFdUser> fdUsers,
                                      ProcessSnapshot snapshot, Set<Long> subreapers,
@@ -92,11 +94,12 @@ public final class GpuUsers {
     }
 
     /**
+     * {@return the root of the process's run, as defined above (possibly the process itself)}
+     *
      * @param tree             a process tree
      * @param process          a process in it
      * @param subreapers       pids of known subreapers
      * @param boundaryCommands command names that bound a run from above
-     * @return the root of the process's run, as defined above (possibly the process itself)
      */
     public static ProcessInfo runRoot(ProcessTree tree, ProcessInfo process, Set<Long> subreapers,
                                       Set<String> boundaryCommands) {
@@ -116,9 +119,10 @@ public final class GpuUsers {
     }
 
     /**
+     * {@return whether it was re-parented, as defined above}
+     *
      * @param process    a process
      * @param subreapers pids of known subreapers
-     * @return whether it was re-parented, as defined above
      */
     public static boolean parentGone(ProcessInfo process, Set<Long> subreapers) {
         Objects.requireNonNull(subreapers, "subreapers");

@@ -43,35 +43,37 @@ public interface Gpus extends AutoCloseable {
         return Procscope.system().openGpus();
     }
 
-    /** @return the driver version, such as {@code 535.54.03} ({@code nvmlSystemGetDriverVersion}) */
+    /** {@return the driver version, such as {@code 535.54.03} ({@code nvmlSystemGetDriverVersion})} */
     String driverVersion();
 
-    /** @return the NVML library version, such as {@code 12.535.54.03} ({@code nvmlSystemGetNVMLVersion}) */
+    /** {@return the NVML library version, such as {@code 12.535.54.03} ({@code nvmlSystemGetNVMLVersion})} */
     String nvmlVersion();
 
     /**
-     * @return the CUDA version the driver supports ({@code nvmlSystemGetCudaDriverVersion_v2}); empty when
-     *         the driver cannot tell (no {@code libcuda.so.1})
+     * {@return the CUDA version the driver supports ({@code nvmlSystemGetCudaDriverVersion_v2}); empty when
+     * the driver cannot tell (no {@code libcuda.so.1})}
      */
     Optional<CudaVersion> cudaDriverVersion();
 
-    /** @return the GPUs this process may use, ascending by index (MIG devices are under {@link GpuDevice#migDevices()}) */
+    /** {@return the GPUs this process may use, ascending by index (MIG devices are under {@link GpuDevice#migDevices()})} */
     List<GpuDevice> devices();
 
     /**
+     * {@return the GPU with that index}
+     *
      * @param index an NVML index
-     * @return the GPU with that index
      * @throws IllegalArgumentException if there is no accessible GPU with that index
      */
     GpuDevice device(int index);
 
     /**
+     * {@return the GPU (or MIG device, read now) with that UUID}
+     *
      * @param uuid a GPU or MIG device UUID
-     * @return the GPU (or MIG device, read now) with that UUID
      */
     Optional<GpuDevice> deviceByUuid(String uuid);
 
-    /** @return GPUs NVML counts but this process may not open, with why */
+    /** {@return GPUs NVML counts but this process may not open, with why} */
     List<InaccessibleGpu> inaccessibleDevices();
 
     /**

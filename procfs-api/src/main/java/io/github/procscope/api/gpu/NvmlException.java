@@ -29,6 +29,7 @@ public class NvmlException extends ProcscopeException {
     private final String device;
 
     /**
+     * Creates the exception.
      * @param function    the NVML function that failed, such as {@code nvmlDeviceGetPowerUsage}
      * @param rawCode     the value it returned
      * @param nvmlMessage NVML's text for the value ({@code nvmlErrorString})
@@ -60,27 +61,27 @@ public class NvmlException extends ProcscopeException {
         return sb.toString();
     }
 
-    /** @return the NVML function that failed */
+    /** {@return the NVML function that failed} */
     public String function() {
         return function;
     }
 
-    /** @return the return code by name; {@link NvmlReturn#UNRECOGNIZED} for a value newer than this library */
+    /** {@return the return code by name; {@link NvmlReturn#UNRECOGNIZED} for a value newer than this library} */
     public NvmlReturn nvmlReturn() {
         return nvmlReturn;
     }
 
-    /** @return the numeric value the function returned */
+    /** {@return the numeric value the function returned} */
     public int rawCode() {
         return rawCode;
     }
 
-    /** @return NVML's own text for the code ({@code nvmlErrorString}) */
+    /** {@return NVML's own text for the code ({@code nvmlErrorString})} */
     public String nvmlMessage() {
         return nvmlMessage;
     }
 
-    /** @return the GPU the function was called for; empty for system-wide functions */
+    /** {@return the GPU the function was called for; empty for system-wide functions} */
     public Optional<String> device() {
         return Optional.ofNullable(device);
     }

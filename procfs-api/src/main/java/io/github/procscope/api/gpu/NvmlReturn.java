@@ -106,24 +106,25 @@ public enum NvmlReturn {
     }
 
     /**
+     * {@return its constant, or {@link #UNRECOGNIZED} when the value is not one of {@code nvml.h}'s}
+     *
      * @param code a value of {@code nvmlReturn_t}
-     * @return its constant, or {@link #UNRECOGNIZED} when the value is not one of {@code nvml.h}'s
      */
     public static NvmlReturn of(int code) {
         return BY_CODE.getOrDefault(code, UNRECOGNIZED);
     }
 
-    /** @return the numeric value in {@code nvml.h} */
+    /** {@return the numeric value in {@code nvml.h}} */
     public int code() {
         return code;
     }
 
-    /** @return the name in {@code nvml.h}, such as {@code NVML_ERROR_GPU_IS_LOST} */
+    /** {@return the name in {@code nvml.h}, such as {@code NVML_ERROR_GPU_IS_LOST}} */
     public String cName() {
         return cName;
     }
 
-    /** @return what the user can do about this code; empty when there is nothing general to say */
+    /** {@return what the user can do about this code; empty when there is nothing general to say} */
     public String hint() {
         return hint;
     }

@@ -30,7 +30,7 @@ public record XidErrors(long count, OptionalLong lastXid, Optional<Instant> last
         }
     }
 
-    /** @return no XID error seen */
+    /** {@return no XID error seen} */
     public static XidErrors none() {
         return new XidErrors(0, OptionalLong.empty(), Optional.empty());
     }

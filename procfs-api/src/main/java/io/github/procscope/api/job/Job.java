@@ -10,16 +10,16 @@ import java.util.Optional;
 
 /** A running (or ended) job of a {@link JobSupervisor}. Thread-safe. */
 public interface Job {
-    /** @return the job's first process: its pid is also its session and process group id */
+    /** {@return the job's first process: its pid is also its session and process group id} */
     ProcessKey leader();
 
-    /** @return the spec it was started with */
+    /** {@return the spec it was started with} */
     JobSpec spec();
 
     /**
-     * @return the signals of {@link JobSpec#forwardedSignals()} that are not forwarded, each with why: ignored
-     *         by this JVM as inherited from its parent (unless {@link JobSpec#ignoredSignalsForwarded()}), used
-     *         by the JVM itself (USR2, QUIT), or held by another preemption guard
+     * {@return the signals of {@link JobSpec#forwardedSignals()} that are not forwarded, each with why:
+     * ignored by this JVM as inherited from its parent (unless {@link JobSpec#ignoredSignalsForwarded()}),
+     * used by the JVM itself (USR2, QUIT), or held by another preemption guard}
      */
     default List<PreemptionGuard.Refusal> notForwarded() {
         return List.of();
@@ -36,14 +36,16 @@ public interface Job {
     void forward(Signal signal);
 
     /**
-     * @return the report, after waiting for the job's end
+     * {@return the report, after waiting for the job's end}
+     *
      * @throws InterruptedException if the waiting thread is interrupted
      */
     JobReport await() throws InterruptedException;
 
     /**
+     * {@return the report, or empty when the job has not ended in time}
+     *
      * @param timeout the longest wait
-     * @return the report, or empty when the job has not ended in time
      * @throws InterruptedException if the waiting thread is interrupted
      */
     Optional<JobReport> await(Duration timeout) throws InterruptedException;

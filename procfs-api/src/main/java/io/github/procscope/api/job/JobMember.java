@@ -39,12 +39,12 @@ public record JobMember(ProcessInfo process, boolean adopted, OptionalDouble cpu
                 "gpuMemoryBytes")));
     }
 
-    /** @return the process id */
+    /** {@return the process id} */
     public long pid() {
         return process.pid();
     }
 
-    /** @return resident memory in bytes ({@link ProcessInfo#rssBytes()}) */
+    /** {@return resident memory in bytes ({@link ProcessInfo#rssBytes()})} */
     public long rssBytes() {
         return process.rssBytes();
     }

@@ -76,12 +76,16 @@ public record JobReport(List<String> command, long leaderPid, Instant startTime,
         Objects.requireNonNull(lostOutput, "lostOutput");
     }
 
-    /** @return how long it ran: from {@link #startTime()} to {@link #endTime()} */
+    /** {@return how long it ran: from {@link #startTime()} to {@link #endTime()}} */
     public Duration duration() {
         return Duration.between(startTime, endTime);
     }
 
-    /** @return the peak GPU memory of one GPU, if the job was seen on it */
+    /**
+     * {@return the peak GPU memory of one GPU, if the job was seen on it}
+     *
+     * @param index the GPU's index
+     */
     public OptionalLong peakGpuMemoryBytes(int index) {
         Long v = peakGpuMemoryBytes.get(index);
         return v == null ? OptionalLong.empty() : OptionalLong.of(v);

@@ -45,18 +45,22 @@ public record JobSample(ProcessKey root, Instant takenAt, Duration uptime, List<
         }
     }
 
-    /** @return whether the root itself is still among the members (alive, not a zombie) */
+    /** {@return whether the root itself is still among the members (alive, not a zombie)} */
     public boolean rootAlive() {
         return !members.isEmpty() && root.matches(members.get(0).process().key())
                 && members.get(0).process().state() != io.github.procscope.api.ProcessState.ZOMBIE;
     }
 
-    /** @return the member with this pid */
+    /**
+     * {@return the member with this pid}
+     *
+     * @param pid a process id
+     */
     public Optional<JobMember> member(long pid) {
         return members.stream().filter(m -> m.pid() == pid).findFirst();
     }
 
-    /** @return the sum of the members' RSS, in bytes */
+    /** {@return the sum of the members' RSS, in bytes} */
     public long rssBytes() {
         long sum = 0;
         for (JobMember m : members) {
@@ -65,12 +69,12 @@ public record JobSample(ProcessKey root, Instant takenAt, Duration uptime, List<
         return sum;
     }
 
-    /** @return the sum of the members' PSS, in bytes; empty when no member has one */
+    /** {@return the sum of the members' PSS, in bytes; empty when no member has one} */
     public OptionalLong pssBytes() {
         return sumLong(members.stream().map(JobMember::pssBytes).toList());
     }
 
-    /** @return the sum of the members' CPU since the previous refresh, in percent of one CPU; empty when none has one */
+    /** {@return the sum of the members' CPU since the previous refresh, in percent of one CPU; empty when none has one} */
     public OptionalDouble cpuPercent() {
         double sum = 0;
         boolean any = false;
@@ -83,7 +87,7 @@ public record JobSample(ProcessKey root, Instant takenAt, Duration uptime, List<
         return any ? OptionalDouble.of(sum) : OptionalDouble.empty();
     }
 
-    /** @return the sum of the members' threads */
+    /** {@return the sum of the members' threads} */
     public int threads() {
         int sum = 0;
         for (JobMember m : members) {
@@ -92,7 +96,7 @@ public record JobSample(ProcessKey root, Instant takenAt, Duration uptime, List<
         return sum;
     }
 
-    /** @return the sum of the members' open file descriptors; empty when no member has a count */
+    /** {@return the sum of the members' open file descriptors; empty when no member has a count} */
     public OptionalLong openFds() {
         long sum = 0;
         boolean any = false;
@@ -105,7 +109,7 @@ public record JobSample(ProcessKey root, Instant takenAt, Duration uptime, List<
         return any ? OptionalLong.of(sum) : OptionalLong.empty();
     }
 
-    /** @return GPU memory per GPU index, summed over the members */
+    /** {@return GPU memory per GPU index, summed over the members} */
     public Map<Integer, Long> gpuMemoryBytes() {
         Map<Integer, Long> out = new TreeMap<>();
         for (JobMember m : members) {

@@ -115,11 +115,12 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a spec with the defaults: no added environment, {@link #DEFAULT_GRACE}, {@link
+     * #DEFAULT_INTERVAL}, {@link #DEFAULT_FORWARDED}, no memory limit, hang-ups not ignored, output
+     * buffering left as it is, no PSS, this JVM's standard output and error, signals ignored by this JVM not
+     * forwarded}
+     *
      * @param command the program and its arguments
-     * @return a spec with the defaults: no added environment, {@link #DEFAULT_GRACE},
-     *         {@link #DEFAULT_INTERVAL}, {@link #DEFAULT_FORWARDED}, no memory limit, hang-ups not ignored,
-     *         output buffering left as it is, no PSS, this JVM's standard output and error, signals ignored by
-     *         this JVM not forwarded
      */
     public static JobSpec of(List<String> command) {
         return new JobSpec(command, Map.of(), DEFAULT_GRACE, DEFAULT_INTERVAL, DEFAULT_FORWARDED, OptionalLong.empty(),
@@ -127,16 +128,18 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return {@link #of(List)} of those words}
+     *
      * @param command the program and its arguments
-     * @return {@link #of(List)} of those words
      */
     public static JobSpec of(String... command) {
         return of(List.of(command));
     }
 
     /**
+     * {@return a copy with those variables}
+     *
      * @param variables variables to add to this JVM's environment
-     * @return a copy with those variables
      */
     public JobSpec withEnvironment(Map<String, String> variables) {
         return new JobSpec(command, variables, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
@@ -144,8 +147,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy with that grace period}
+     *
      * @param period the grace period
-     * @return a copy with that grace period
      */
     public JobSpec withGrace(Duration period) {
         return new JobSpec(command, environment, period, sampleInterval, forwardedSignals, memoryLimitBytes,
@@ -153,8 +157,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy with that sample interval}
+     *
      * @param interval the sample interval
-     * @return a copy with that sample interval
      */
     public JobSpec withSampleInterval(Duration interval) {
         return new JobSpec(command, environment, grace, interval, forwardedSignals, memoryLimitBytes,
@@ -162,8 +167,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy forwarding those signals}
+     *
      * @param signals the signals to forward
-     * @return a copy forwarding those signals
      */
     public JobSpec withForwardedSignals(List<Signal> signals) {
         return new JobSpec(command, environment, grace, sampleInterval, signals, memoryLimitBytes,
@@ -171,8 +177,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy that runs the job in a memory cgroup of its own with that limit}
+     *
      * @param bytes the memory limit of the whole job
-     * @return a copy that runs the job in a memory cgroup of its own with that limit
      */
     public JobSpec withMemoryLimit(long bytes) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, OptionalLong.of(bytes),
@@ -180,8 +187,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy with that setting}
+     *
      * @param ignored whether the job starts with SIGHUP ignored
-     * @return a copy with that setting
      */
     public JobSpec withHangupsIgnored(boolean ignored) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
@@ -189,8 +197,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy with that setting}
+     *
      * @param requested whether line-buffered output is requested from the job's runtimes
-     * @return a copy with that setting
      */
     public JobSpec withLineBuffering(boolean requested) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
@@ -198,8 +207,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy with that setting}
+     *
      * @param read whether each sample reads the proportional set size of the job's processes
-     * @return a copy with that setting
      */
     public JobSpec withPss(boolean read) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
@@ -207,8 +217,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy that writes the job's output there}
+     *
      * @param file the file that receives the job's standard output and error (appended; made if missing)
-     * @return a copy that writes the job's output there
      */
     public JobSpec withOutput(Path file) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,
@@ -217,8 +228,9 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
     }
 
     /**
+     * {@return a copy with that setting}
+     *
      * @param forwarded whether forwarded signals that this JVM ignores (as inherited) are taken and forwarded
-     * @return a copy with that setting
      */
     public JobSpec withIgnoredSignalsForwarded(boolean forwarded) {
         return new JobSpec(command, environment, grace, sampleInterval, forwardedSignals, memoryLimitBytes,

@@ -6,9 +6,11 @@ import io.github.procscope.api.ProcscopeException;
 public class JobStartException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
+    /** Whether the command was not found. */
     private final boolean notFound;
 
     /**
+     * Creates the exception.
      * @param message  what could not be started, and why
      * @param notFound whether the program was not found (a shell exits 127 then, else 126)
      */
@@ -17,12 +19,12 @@ public class JobStartException extends ProcscopeException {
         this.notFound = notFound;
     }
 
-    /** @return whether the program was not found */
+    /** {@return whether the program was not found} */
     public boolean notFound() {
         return notFound;
     }
 
-    /** @return the status a shell exits with for this failure: 127 when not found, else 126 */
+    /** {@return the status a shell exits with for this failure: 127 when not found, else 126} */
     public int shellStatus() {
         return notFound ? 127 : 126;
     }

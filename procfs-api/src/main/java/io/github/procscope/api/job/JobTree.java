@@ -24,13 +24,13 @@ import java.util.Optional;
  * <p>Not thread-safe: one caller refreshes it.
  */
 public interface JobTree {
-    /** @return the job's root */
+    /** {@return the job's root} */
     ProcessKey root();
 
-    /** @return how refreshes find the members */
+    /** {@return how refreshes find the members} */
     Discovery discovery();
 
-    /** @return why refreshes cannot use the children files; empty when they do */
+    /** {@return why refreshes cannot use the children files; empty when they do} */
     Optional<String> fallbackReason();
 
     /**

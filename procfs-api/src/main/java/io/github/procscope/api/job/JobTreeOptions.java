@@ -20,24 +20,25 @@ public record JobTreeOptions(boolean pss, boolean openFds, Optional<Gpus> gpus) 
         Objects.requireNonNull(gpus, "gpus");
     }
 
-    /** @return stat and statm only: RSS, CPU and threads */
+    /** {@return stat and statm only: RSS, CPU and threads} */
     public static JobTreeOptions basic() {
         return new JobTreeOptions(false, false, Optional.empty());
     }
 
-    /** @return these options, reading PSS too */
+    /** {@return these options, reading PSS too} */
     public JobTreeOptions withPss() {
         return new JobTreeOptions(true, openFds, gpus);
     }
 
-    /** @return these options, counting open file descriptors too */
+    /** {@return these options, counting open file descriptors too} */
     public JobTreeOptions withOpenFds() {
         return new JobTreeOptions(pss, true, gpus);
     }
 
     /**
+     * {@return these options, with GPU memory per GPU}
+     *
      * @param gpus the GPUs to join (not closed by the tree)
-     * @return these options, with GPU memory per GPU
      */
     public JobTreeOptions withGpus(Gpus gpus) {
         return new JobTreeOptions(pss, openFds, Optional.of(gpus));

@@ -29,29 +29,31 @@ import java.util.Optional;
 public interface KubernetesNames extends AutoCloseable {
 
     /**
+     * {@return its pod and name, from the container runtime's {@code ListContainers} and {@code
+     * ListPodSandbox}; empty if the runtime does not know it (not a Kubernetes container, or one made after
+     * the last listing less than {@link KubernetesOptions#maxAge()} ago) or cannot be asked}
+     *
      * @param container a container, by the id its cgroup path names
-     * @return its pod and name, from the container runtime's {@code ListContainers} and {@code ListPodSandbox};
-     *         empty if the runtime does not know it (not a Kubernetes container, or one made after the last
-     *         listing less than {@link KubernetesOptions#maxAge()} ago) or cannot be asked
      */
     Optional<PodContainer> container(Container container);
 
     /**
+     * {@return the containers the kubelet allocated that device to, in the kubelet's order, each once: one
+     * for a whole GPU; several for a GPU shared by time-slicing or MPS (the device plugin announces replicas
+     * {@code GPU-…::N} of it, and each counts for the GPU); empty if none or the kubelet cannot be asked}
+     *
      * @param deviceId a GPU's UUID ({@code GPU-…}), a MIG device's UUID ({@code MIG-…}), or the id a device plugin
      *                 announced in another form (such as GKE's {@code nvidia0})
-     * @return the containers the kubelet allocated that device to, in the kubelet's order, each once: one for a
-     *         whole GPU; several for a GPU shared by time-slicing or MPS (the device plugin announces replicas
-     *         {@code GPU-…::N} of it, and each counts for the GPU); empty if none or the kubelet cannot be asked
      */
     List<PodContainer> gpu(String deviceId);
 
     /**
-     * @return every allocated device, by the ids {@link #gpu(String)} accepts (a replica {@code GPU-…::N} under
-     *         its GPU's id and under its own), with its containers; empty if the kubelet cannot be asked
+     * {@return every allocated device, by the ids {@link #gpu(String)} accepts (a replica {@code GPU-…::N}
+     * under its GPU's id and under its own), with its containers; empty if the kubelet cannot be asked}
      */
     Map<String, List<PodContainer>> gpus();
 
-    /** @return the container runtime's source, then the kubelet's, as they were when last asked */
+    /** {@return the container runtime's source, then the kubelet's, as they were when last asked} */
     List<NamesSource> sources();
 
     /** Closes the sockets' connections and stops the background work; may be called again. */

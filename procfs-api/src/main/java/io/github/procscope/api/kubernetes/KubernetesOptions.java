@@ -81,7 +81,7 @@ public record KubernetesOptions(List<Path> criSockets, Optional<Path> podResourc
         }
     }
 
-    /** @return the usual sockets of containerd, CRI-O and the kubelet; a 1 s deadline, 5 s maximum age, 16 MiB messages */
+    /** {@return the usual sockets of containerd, CRI-O and the kubelet; a 1 s deadline, 5 s maximum age, 16 MiB messages} */
     public static KubernetesOptions defaults() {
         return new KubernetesOptions(List.of(Path.of(CONTAINERD_SOCKET), Path.of(CRIO_SOCKET)),
                 Optional.of(Path.of(POD_RESOURCES_SOCKET)), Duration.ofSeconds(1), Duration.ofSeconds(5),
@@ -89,8 +89,9 @@ public record KubernetesOptions(List<Path> criSockets, Optional<Path> podResourc
     }
 
     /**
+     * {@return these options asking that socket only}
+     *
      * @param socket the container runtime's CRI socket (as {@code --cri-socket PATH} names it)
-     * @return these options asking that socket only
      */
     public KubernetesOptions withCriSocket(Path socket) {
         return new KubernetesOptions(List.of(socket), podResourcesSocket, deadline, maxAge, maxMessageBytes,
@@ -98,8 +99,9 @@ public record KubernetesOptions(List<Path> criSockets, Optional<Path> podResourc
     }
 
     /**
+     * {@return these options asking that socket}
+     *
      * @param socket the kubelet's pod-resources socket (as {@code --pod-resources-socket PATH} names it)
-     * @return these options asking that socket
      */
     public KubernetesOptions withPodResourcesSocket(Path socket) {
         return new KubernetesOptions(criSockets, Optional.of(socket), deadline, maxAge, maxMessageBytes,
@@ -107,8 +109,9 @@ public record KubernetesOptions(List<Path> criSockets, Optional<Path> podResourc
     }
 
     /**
+     * {@return these options with that deadline}
+     *
      * @param deadline how long one call waits for a socket's answer at most
-     * @return these options with that deadline
      */
     public KubernetesOptions withDeadline(Duration deadline) {
         return new KubernetesOptions(criSockets, podResourcesSocket, deadline, maxAge, maxMessageBytes,
@@ -116,8 +119,9 @@ public record KubernetesOptions(List<Path> criSockets, Optional<Path> podResourc
     }
 
     /**
+     * {@return these options with that maximum age}
+     *
      * @param maxAge how long an answer serves before the next call asks again
-     * @return these options with that maximum age
      */
     public KubernetesOptions withMaxAge(Duration maxAge) {
         return new KubernetesOptions(criSockets, podResourcesSocket, deadline, maxAge, maxMessageBytes,
@@ -125,9 +129,9 @@ public record KubernetesOptions(List<Path> criSockets, Optional<Path> podResourc
     }
 
     /**
-     * @return how long a question asked in the background may take before it is given up: the
-     *         {@link #deadline()}, but at least 10 s (dcgm-exporter's timeout for the pod-resources API), so that
-     *         a slow socket's answer still arrives for the next call
+     * {@return how long a question asked in the background may take before it is given up: the {@link
+     * #deadline()}, but at least 10 s (dcgm-exporter's timeout for the pod-resources API), so that a slow
+     * socket's answer still arrives for the next call}
      */
     public Duration backgroundDeadline() {
         return deadline.compareTo(MIN_BACKGROUND_DEADLINE) > 0 ? deadline : MIN_BACKGROUND_DEADLINE;

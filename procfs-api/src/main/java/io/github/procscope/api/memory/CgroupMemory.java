@@ -32,6 +32,7 @@ public record CgroupMemory(
         OptionalLong peakBytes) {
 
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if usage is negative
      */
     public CgroupMemory {
@@ -47,8 +48,8 @@ public record CgroupMemory(
     }
 
     /**
-     * @return how far usage is below the effective limit (negative when above it, which happens briefly
-     *         while the kernel reclaims); empty when there is no limit
+     * {@return how far usage is below the effective limit (negative when above it, which happens briefly
+     * while the kernel reclaims); empty when there is no limit}
      */
     public OptionalLong headroomBytes() {
         return effectiveLimitBytes.isPresent()

@@ -17,6 +17,7 @@ import java.util.Optional;
  */
 public record MemoryMaps(long pid, List<MemoryRegion> regions) {
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if the pid is out of range
      */
     public MemoryMaps {
@@ -25,9 +26,9 @@ public record MemoryMaps(long pid, List<MemoryRegion> regions) {
     }
 
     /**
-     * @return the virtual memory size, VSZ, in bytes: the sum of the regions' sizes without
-     *         {@link RegionKind#VSYSCALL}, which lies in kernel space. This equals {@code ps -o vsz}
-     *         ({@code VmSize} in {@code /proc/PID/status}) read at the same moment.
+     * {@return the virtual memory size, VSZ, in bytes: the sum of the regions' sizes without {@link
+     * RegionKind#VSYSCALL}, which lies in kernel space. This equals {@code ps -o vsz} ({@code VmSize} in
+     * {@code /proc/PID/status}) read at the same moment.}
      */
     public long vszBytes() {
         long sum = 0;
@@ -40,8 +41,8 @@ public record MemoryMaps(long pid, List<MemoryRegion> regions) {
     }
 
     /**
-     * @return the sum of every listed region's size, {@code [vsyscall]} included: the total that
-     *         {@code pmap -x} prints in its Kbytes column
+     * {@return the sum of every listed region's size, {@code [vsyscall]} included: the total that {@code
+     * pmap -x} prints in its Kbytes column}
      */
     public long mappedBytes() {
         long sum = 0;
@@ -52,9 +53,9 @@ public record MemoryMaps(long pid, List<MemoryRegion> regions) {
     }
 
     /**
-     * @return the sum of every region's counters (RSS, PSS, USS, swap ...), when the maps were read from
-     *         {@code smaps}; empty when they were read from {@code maps}, which has no counters. With no
-     *         regions at all the sum is {@link SmapsCounters#ZERO}.
+     * {@return the sum of every region's counters (RSS, PSS, USS, swap ...), when the maps were read from
+     * {@code smaps}; empty when they were read from {@code maps}, which has no counters. With no regions at
+     * all the sum is {@link SmapsCounters#ZERO}.}
      */
     public Optional<SmapsCounters> usageTotals() {
         SmapsCounters sum = null;
@@ -69,8 +70,9 @@ public record MemoryMaps(long pid, List<MemoryRegion> regions) {
     }
 
     /**
+     * {@return the regions of that kind, in address order}
+     *
      * @param kind a kind of region
-     * @return the regions of that kind, in address order
      */
     public List<MemoryRegion> regions(RegionKind kind) {
         Objects.requireNonNull(kind, "kind");

@@ -46,6 +46,7 @@ public record MemoryRegion(
         Optional<RegionUsage> usage) {
 
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if the end lies before the start (unsigned)
      */
     public MemoryRegion {
@@ -60,17 +61,17 @@ public record MemoryRegion(
         Objects.requireNonNull(usage, "usage");
     }
 
-    /** @return the size of the region in bytes: {@code endAddress - startAddress} (what {@code pmap} calls Kbytes) */
+    /** {@return the size of the region in bytes: {@code endAddress - startAddress} (what {@code pmap} calls Kbytes)} */
     public long sizeBytes() {
         return endAddress - startAddress;
     }
 
-    /** @return the region's resident bytes ({@code Rss}), if its {@link #usage()} was read */
+    /** {@return the region's resident bytes ({@code Rss}), if its {@link #usage()} was read} */
     public OptionalLong rssBytes() {
         return usage.isPresent() ? OptionalLong.of(usage.get().counters().rssBytes()) : OptionalLong.empty();
     }
 
-    /** @return {@code start-end perms offset dev inode path}, the way {@code maps} prints the region */
+    /** {@return {@code start-end perms offset dev inode path}, the way {@code maps} prints the region} */
     @Override
     public String toString() {
         return Long.toHexString(startAddress) + "-" + Long.toHexString(endAddress) + " " + permissions + " "

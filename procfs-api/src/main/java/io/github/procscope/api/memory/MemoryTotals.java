@@ -17,6 +17,7 @@ import java.util.Objects;
  */
 public record MemoryTotals(long pid, long vszBytes, SmapsCounters counters, TotalsSource source) {
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if the pid is out of range or the VSZ negative
      */
     public MemoryTotals {
@@ -29,25 +30,25 @@ public record MemoryTotals(long pid, long vszBytes, SmapsCounters counters, Tota
     }
 
     /**
-     * @return the resident set size, RSS, in bytes ({@code Rss}): physically resident, shared pages counted
-     *         in full. It can differ by a few pages from {@code ps -o rss}, which reads the kernel's
-     *         per-process counters instead of walking the page tables.
+     * {@return the resident set size, RSS, in bytes ({@code Rss}): physically resident, shared pages counted
+     * in full. It can differ by a few pages from {@code ps -o rss}, which reads the kernel's per-process
+     * counters instead of walking the page tables.}
      */
     public long rssBytes() {
         return counters.rssBytes();
     }
 
-    /** @return the proportional set size, PSS, in bytes ({@code Pss}): shared pages divided among their sharers */
+    /** {@return the proportional set size, PSS, in bytes ({@code Pss}): shared pages divided among their sharers} */
     public long pssBytes() {
         return counters.pssBytes();
     }
 
-    /** @return the unique set size, USS, in bytes: private clean + private dirty, freed if the process exits */
+    /** {@return the unique set size, USS, in bytes: private clean + private dirty, freed if the process exits} */
     public long ussBytes() {
         return counters.ussBytes();
     }
 
-    /** @return anonymous memory swapped out, in bytes ({@code Swap}) */
+    /** {@return anonymous memory swapped out, in bytes ({@code Swap})} */
     public long swapBytes() {
         return counters.swapBytes();
     }

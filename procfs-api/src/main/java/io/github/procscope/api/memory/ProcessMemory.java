@@ -28,8 +28,10 @@ import io.github.procscope.api.ProcessAccessDeniedException;
 public interface ProcessMemory {
 
     /**
-     * @return the process memory reader of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it
-     *         (for Linux, {@code procfs-impl-linux} reading {@code /proc})
+     * {@return the process memory reader of the live system, as {@link
+     * io.github.procscope.api.Procscope#system()} gives it (for Linux, {@code procfs-impl-linux} reading
+     * {@code /proc})}
+     *
      * @throws ImplementationNotFoundException if no implementation is on the class path
      */
     static ProcessMemory system() {
@@ -88,9 +90,10 @@ public interface ProcessMemory {
     MemoryTotals totals(long pid);
 
     /**
+     * {@return its identity, read now from {@code /proc/PID/stat}: what the {@code ProcessKey} reads check
+     * against}
+     *
      * @param pid a process id
-     * @return its identity, read now from {@code /proc/PID/stat}: what the {@code ProcessKey} reads check
-     *         against
      * @throws NoSuchProcessException   if it does not exist
      * @throws IllegalArgumentException if the pid is out of range
      */

@@ -11,7 +11,7 @@ package io.github.procscope.api.memory;
  *                false it is private ({@code p}, copy-on-write)
  */
 public record RegionPermissions(boolean read, boolean write, boolean execute, boolean shared) {
-    /** @return the four characters as the kernel prints them, e.g. {@code rw-p} */
+    /** {@return the four characters as the kernel prints them, e.g. {@code rw-p}} */
     @Override
     public String toString() {
         return new String(new char[] {read ? 'r' : '-', write ? 'w' : '-', execute ? 'x' : '-', shared ? 's' : 'p'});

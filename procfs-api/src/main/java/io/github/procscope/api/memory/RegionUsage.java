@@ -18,6 +18,7 @@ import java.util.Objects;
 public record RegionUsage(long kernelPageSizeBytes, long mmuPageSizeBytes, SmapsCounters counters,
                           List<String> vmFlags) {
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if a page size is not positive
      */
     public RegionUsage {
@@ -30,8 +31,9 @@ public record RegionUsage(long kernelPageSizeBytes, long mmuPageSizeBytes, Smaps
     }
 
     /**
+     * {@return whether the region carries it}
+     *
      * @param flag a two-letter flag such as {@code lo} or {@code dd}
-     * @return whether the region carries it
      */
     public boolean hasFlag(String flag) {
         return vmFlags.contains(flag);

@@ -67,6 +67,7 @@ public record SmapsCounters(
             OptionalLong.of(0), OptionalLong.of(0), OptionalLong.of(0), OptionalLong.of(0), 0, OptionalLong.of(0), 0);
 
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if a counter is negative
      */
     public SmapsCounters {
@@ -95,16 +96,16 @@ public record SmapsCounters(
     }
 
     /**
-     * @return the unique set size, USS: {@code Private_Clean + Private_Dirty}, the resident memory that only
-     *         this process (or region) holds, freed when it exits
+     * {@return the unique set size, USS: {@code Private_Clean + Private_Dirty}, the resident memory that
+     * only this process (or region) holds, freed when it exits}
      */
     public long ussBytes() {
         return privateCleanBytes + privateDirtyBytes;
     }
 
     /**
-     * @return the dirty resident memory, {@code Shared_Dirty + Private_Dirty}: what {@code pmap -x} shows as
-     *         Dirty, written to but not yet to its file or swap
+     * {@return the dirty resident memory, {@code Shared_Dirty + Private_Dirty}: what {@code pmap -x} shows
+     * as Dirty, written to but not yet to its file or swap}
      */
     public long dirtyBytes() {
         return sharedDirtyBytes + privateDirtyBytes;

@@ -49,6 +49,7 @@ public record SystemMemory(
         Map<String, Long> counts) {
 
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if a size is negative
      */
     public SystemMemory {
@@ -68,9 +69,9 @@ public record SystemMemory(
     }
 
     /**
-     * @return {@code free}'s "used" as procps-ng 4 computes it: {@code total - available}. As {@code free}
-     *         does, an available figure above the total (seen inside some containers) is replaced by
-     *         {@code MemFree}, and a negative result by {@code total - free}.
+     * {@return {@code free}'s "used" as procps-ng 4 computes it: {@code total - available}. As {@code free}
+     * does, an available figure above the total (seen inside some containers) is replaced by {@code
+     * MemFree}, and a negative result by {@code total - free}.}
      */
     public long usedBytes() {
         long available = availableBytes > totalBytes ? freeBytes : availableBytes;
@@ -79,32 +80,33 @@ public record SystemMemory(
     }
 
     /**
-     * @return the older "used" of procps-ng 3.3 {@code free}: {@code total - free - buffers - cache}, with
-     *         cache as in {@link #cacheBytes()}; {@code total - free} if that is negative
+     * {@return the older "used" of procps-ng 3.3 {@code free}: {@code total - free - buffers - cache}, with
+     * cache as in {@link #cacheBytes()}; {@code total - free} if that is negative}
      */
     public long usedExcludingCacheBytes() {
         long used = totalBytes - freeBytes - buffersBytes - cacheBytes();
         return used < 0 ? totalBytes - freeBytes : used;
     }
 
-    /** @return {@code free}'s "cache": {@code Cached + SReclaimable} */
+    /** {@return {@code free}'s "cache": {@code Cached + SReclaimable}} */
     public long cacheBytes() {
         return cachedBytes + reclaimableSlabBytes.orElse(0);
     }
 
-    /** @return {@code free}'s "buff/cache": {@code Buffers + Cached + SReclaimable} */
+    /** {@return {@code free}'s "buff/cache": {@code Buffers + Cached + SReclaimable}} */
     public long bufferCacheBytes() {
         return buffersBytes + cacheBytes();
     }
 
-    /** @return swap in use: {@code SwapTotal - SwapFree} */
+    /** {@return swap in use: {@code SwapTotal - SwapFree}} */
     public long swapUsedBytes() {
         return Math.max(0, swapTotalBytes - swapFreeBytes);
     }
 
     /**
+     * {@return its value in bytes, or empty if this kernel does not print it}
+     *
      * @param name a {@code /proc/meminfo} key given in kB, such as {@code "Dirty"} or {@code "Committed_AS"}
-     * @return its value in bytes, or empty if this kernel does not print it
      */
     public OptionalLong field(String name) {
         Long v = fieldsBytes.get(Objects.requireNonNull(name, "name"));

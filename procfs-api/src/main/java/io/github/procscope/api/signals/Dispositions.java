@@ -61,8 +61,9 @@ public record Dispositions(long pid, SignalMasks process, List<ThreadMasks> thre
     }
 
     /**
+     * {@return whether the process ignores it, catches it, or leaves it to the default action}
+     *
      * @param signal a signal
-     * @return whether the process ignores it, catches it, or leaves it to the default action
      */
     public Disposition disposition(Signal signal) {
         if (process.ignored().contains(signal)) {
@@ -74,50 +75,51 @@ public record Dispositions(long pid, SignalMasks process, List<ThreadMasks> thre
         return Disposition.DEFAULT;
     }
 
-    /** @return the signals the process ignores ({@code SigIgn}) */
+    /** {@return the signals the process ignores ({@code SigIgn})} */
     public SignalSet ignored() {
         return process.ignored();
     }
 
-    /** @return the signals the process has handlers for ({@code SigCgt}) */
+    /** {@return the signals the process has handlers for ({@code SigCgt})} */
     public SignalSet caught() {
         return process.caught();
     }
 
     /**
-     * @return whether a hang-up (the terminal or SSH session closing) leaves the process alive: HUP is
-     *         ignored, as under {@code nohup}, or caught by a handler
+     * {@return whether a hang-up (the terminal or SSH session closing) leaves the process alive: HUP is
+     * ignored, as under {@code nohup}, or caught by a handler}
      */
     public boolean survivesHangup() {
         return process.survivesHangup();
     }
 
-    /** @return whether HUP is ignored, as {@code nohup} arranges */
+    /** {@return whether HUP is ignored, as {@code nohup} arranges} */
     public boolean ignoresHangup() {
         return process.ignoresHangup();
     }
 
-    /** @return whether a handler is installed for TERM, so TERM asks the program to stop instead of ending it */
+    /** {@return whether a handler is installed for TERM, so TERM asks the program to stop instead of ending it} */
     public boolean handlesTerm() {
         return process.handlesTerm();
     }
 
-    /** @return whether TERM is ignored, so a polite stop does nothing and only KILL ends the process */
+    /** {@return whether TERM is ignored, so a polite stop does nothing and only KILL ends the process} */
     public boolean ignoresTerm() {
         return process.ignored().contains(Signal.TERM);
     }
 
     /**
-     * @return whether TERM is blocked in every thread, so a TERM sent to the process stays pending until
-     *         some thread unblocks it (see {@link #threadsBlocking(Signal)} for partial blocking)
+     * {@return whether TERM is blocked in every thread, so a TERM sent to the process stays pending until
+     * some thread unblocks it (see {@link #threadsBlocking(Signal)} for partial blocking)}
      */
     public boolean blocksTerm() {
         return blockedInEveryThread(Signal.TERM);
     }
 
     /**
+     * {@return whether every thread blocks it (judged from the main thread when no thread could be read)}
+     *
      * @param signal a signal
-     * @return whether every thread blocks it (judged from the main thread when no thread could be read)
      */
     public boolean blockedInEveryThread(Signal signal) {
         if (threads.isEmpty()) {
@@ -132,8 +134,9 @@ public record Dispositions(long pid, SignalMasks process, List<ThreadMasks> thre
     }
 
     /**
+     * {@return the threads that block it, ascending by thread id}
+     *
      * @param signal a signal
-     * @return the threads that block it, ascending by thread id
      */
     public List<ThreadMasks> threadsBlocking(Signal signal) {
         Objects.requireNonNull(signal, "signal");
@@ -147,8 +150,8 @@ public record Dispositions(long pid, SignalMasks process, List<ThreadMasks> thre
     }
 
     /**
-     * @return every pending signal: those pending for the whole process ({@code ShdPnd}) and for any
-     *         thread ({@code SigPnd})
+     * {@return every pending signal: those pending for the whole process ({@code ShdPnd}) and for any thread
+     * ({@code SigPnd})}
      */
     public SignalSet pending() {
         SignalSet all = process.sharedPending().union(process.pending());

@@ -49,7 +49,11 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
      * @param source where the status came from
      */
     record Exited(int code, Source source) implements ExitStatus {
-        /** @throws IllegalArgumentException if the code is outside 0 to 255 */
+        /**
+         * Checks the components.
+         *
+         * @throws IllegalArgumentException if the code is outside 0 to 255
+         */
         public Exited {
             if (code < 0 || code > 255) {
                 throw new IllegalArgumentException("an exit status is 0 to 255 (the kernel keeps the low 8 bits"
@@ -65,6 +69,25 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
 
         @Override
         public String explain() {
+            String prefix = source == Source.SHELL_CONVENTION ? "status " + code + ": " : "";
+            if (code == 0) {
+                return prefix + "exited normally with status 0 (success).";
+            }
+            if (code == 126) {
+                return prefix + "exited with status 126: the command could not be executed.";
+            }
+            if (code == 127) {
+                return prefix + "exited with status 127: the command was not found.";
+            }
+            if (code > 128 && code - 128 <= Signal.MAX_NUMBER) {
+                return prefix + "exited with status " + code + " by itself (128 + " + (code - 128)
+                        + " is the shell's code for " + Signal.of(code - 128).fullName() + ").";
+            }
+            return prefix + "exited with status " + code + ": the program reported failure.";
+        }
+
+        @Override
+        public String explainInDetail() {
             String prefix = source == Source.SHELL_CONVENTION ? "status " + code + ": " : "";
             if (code == 0) {
                 return prefix + "exited normally with status 0 (success).";
@@ -96,7 +119,7 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
             return b.toString();
         }
 
-        /** @return {@code "exited 0"}, {@code "exited 143"} */
+        /** {@return {@code "exited 0"}, {@code "exited 143"}} */
         @Override
         public String toString() {
             return "exited " + code;
@@ -112,7 +135,11 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
      * @param source     where the status came from
      */
     record Killed(Signal signal, boolean coreDumped, Source source) implements ExitStatus {
-        /** @throws IllegalArgumentException if a shell-convention reading claims a core dump */
+        /**
+         * Checks the components.
+         *
+         * @throws IllegalArgumentException if a shell-convention reading claims a core dump
+         */
         public Killed {
             Objects.requireNonNull(signal, "signal");
             Objects.requireNonNull(source, "source");
@@ -128,6 +155,36 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
 
         @Override
         public String explain() {
+            int n = signal.number();
+            if (source == Source.SHELL_CONVENTION) {
+                String hint = n == 15 ? ", as a JVM does after SIGTERM, and a training loop on purpose after its checkpoint"
+                        : n == 9 ? "; if nobody sent SIGKILL, suspect the OOM killer" : "";
+                return "status " + shellStatus() + ": killed by " + signal.fullName() + ", or the program exited with "
+                        + shellStatus() + " itself" + hint + ".";
+            }
+            return "killed by " + signal.fullName() + " (" + n + ")" + (coreDumped ? ", core dumped" : "") + ": "
+                    + shortMeaning(signal) + ".";
+        }
+
+        private static String shortMeaning(Signal s) {
+            switch (s.number()) {
+                case 9:
+                    return "no handler could run; if nobody sent it, suspect the OOM killer";
+                case 15:
+                    return "a stop request the process did not handle";
+                case 2:
+                    return "the interrupt from the keyboard (Ctrl-C)";
+                case 1:
+                    return "its terminal went away (run long jobs under nohup, tmux or screen)";
+                case 11:
+                    return "an invalid memory access, a crash in native code";
+                default:
+                    return s.description();
+            }
+        }
+
+        @Override
+        public String explainInDetail() {
             StringBuilder b = new StringBuilder();
             int n = signal.number();
             if (source == Source.SHELL_CONVENTION) {
@@ -155,8 +212,8 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
         }
 
         /**
-         * @return {@code "killed by SIGKILL"}, {@code "killed by SIGSEGV (core dumped)"}, or for a
-         *         shell-convention reading {@code "143 (SIGTERM by the shell convention)"}
+         * {@return {@code "killed by SIGKILL"}, {@code "killed by SIGSEGV (core dumped)"}, or for a
+         * shell-convention reading {@code "143 (SIGTERM by the shell convention)"}}
          */
         @Override
         public String toString() {
@@ -205,8 +262,9 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
     }
 
     /**
+     * {@return an exact "exited with {@code status}"}
+     *
      * @param status the status passed to {@code exit}, 0 to 255
-     * @return an exact "exited with {@code status}"
      * @throws IllegalArgumentException if the status is outside 0 to 255
      */
     static ExitStatus exited(int status) {
@@ -214,9 +272,10 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
     }
 
     /**
+     * {@return an exact "killed by {@code signal}"}
+     *
      * @param signal     the signal that ended the process
      * @param coreDumped whether the kernel wrote a core dump
-     * @return an exact "killed by {@code signal}"
      */
     static ExitStatus killedBy(Signal signal, boolean coreDumped) {
         return new Killed(signal, coreDumped, Source.WAIT_STATUS);
@@ -286,20 +345,30 @@ public sealed interface ExitStatus permits ExitStatus.Exited, ExitStatus.Killed 
         return new Exited(status, Source.SHELL_CONVENTION);
     }
 
-    /** @return where this status came from, and so how certain its reading is */
+    /** {@return where this status came from, and so how certain its reading is} */
     Source source();
 
-    /** @return the status as a shell's {@code $?} shows it: the exit status, or 128 + the signal number */
+    /** {@return the status as a shell's {@code $?} shows it: the exit status, or 128 + the signal number} */
     int shellStatus();
 
     /**
-     * @return a plain-words explanation: what ended the process and what to look at next (for SIGKILL,
-     *         the OOM killer; for 143, that a JVM handling TERM, or checkpointing under a preemption guard,
-     *         exits with it on purpose)
+     * Says in one sentence what ended the process, such as {@code "killed by SIGKILL (9): no handler could run;
+     * if nobody sent it, suspect the OOM killer."}
+     *
+     * @return one sentence; {@link #explainInDetail()} has the reasons behind it
      */
     String explain();
 
-    /** @return whether the process exited with status 0 */
+    /**
+     * Explains at length what ended the process and what to look at next: for SIGKILL, where the OOM killer
+     * leaves its trace; for 143, that a JVM handling TERM, or a training loop checkpointing under a preemption
+     * guard, exits with it on purpose.
+     *
+     * @return a few sentences
+     */
+    String explainInDetail();
+
+    /** {@return whether the process exited with status 0} */
     default boolean isSuccess() {
         return this instanceof Exited e && e.code() == 0;
     }

@@ -127,7 +127,7 @@ public final class PreemptionGuard implements AutoCloseable {
             Objects.requireNonNull(receivedAt, "receivedAt");
         }
 
-        /** @return the exit status that reports this signal by the shell convention: 128 + its number */
+        /** {@return the exit status that reports this signal by the shell convention: 128 + its number} */
         public int exitStatus() {
             return 128 + signal.number();
         }
@@ -206,7 +206,7 @@ public final class PreemptionGuard implements AutoCloseable {
         return builder().signals(all).install();
     }
 
-    /** @return a builder: signals, listeners, the procfs to read {@code /proc/self/status} from */
+    /** {@return a builder: signals, listeners, the procfs to read {@code /proc/self/status} from} */
     public static Builder builder() {
         return new Builder();
     }
@@ -324,7 +324,7 @@ public final class PreemptionGuard implements AutoCloseable {
         }
     }
 
-    /** @return whether the JVM runs with {@code -Xrs}, if that can be told */
+    /** {@return whether the JVM runs with {@code -Xrs}, if that can be told} */
     private static Optional<Boolean> reducedSignalUsage() {
         try {
             com.sun.management.HotSpotDiagnosticMXBean hotspot =
@@ -397,19 +397,19 @@ public final class PreemptionGuard implements AutoCloseable {
         }
     }
 
-    /** @return whether a guarded signal has arrived: look at this at every step boundary */
+    /** {@return whether a guarded signal has arrived: look at this at every step boundary} */
     public boolean stopRequested() {
         return stopRequested;
     }
 
-    /** @return the first signal that arrived, if any (in the order the JVM dispatched them) */
+    /** {@return the first signal that arrived, if any (in the order the JVM dispatched them)} */
     public Optional<StopRequest> firstRequest() {
         synchronized (requests) {
             return requests.isEmpty() ? Optional.empty() : Optional.of(requests.get(0).request());
         }
     }
 
-    /** @return every arrival so far, in the order the JVM dispatched them (a scheduler may repeat its signal) */
+    /** {@return every arrival so far, in the order the JVM dispatched them (a scheduler may repeat its signal)} */
     public List<StopRequest> requests() {
         synchronized (requests) {
             List<StopRequest> out = new ArrayList<>(requests.size());
@@ -458,25 +458,31 @@ public final class PreemptionGuard implements AutoCloseable {
     }
 
     /**
+     * Adds a listener called at each arrival of a guarded signal.
+     *
      * @param listener called with each arrival, on the JVM's signal thread, after it has been recorded
      */
     public void addListener(Consumer<StopRequest> listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** @param listener a listener added before; removed if present */
+    /**
+     * Removes a listener.
+     *
+     * @param listener a listener added before; removed if present
+     */
     public void removeListener(Consumer<StopRequest> listener) {
         listeners.remove(listener);
     }
 
-    /** @return the signals this guard handles (empty after {@link #close()}) */
+    /** {@return the signals this guard handles (empty after {@link #close()})} */
     public SignalSet installed() {
         synchronized (OWNERS) {
             return SignalSet.of(installations.keySet());
         }
     }
 
-    /** @return the signals asked for but not taken, each with its reason, in the order asked */
+    /** {@return the signals asked for but not taken, each with its reason, in the order asked} */
     public List<Refusal> refused() {
         synchronized (OWNERS) {
             return List.copyOf(refusals);
@@ -484,8 +490,9 @@ public final class PreemptionGuard implements AutoCloseable {
     }
 
     /**
-     * @return the exit status that reports the first arrival: 128 + its number (143 for TERM), the value
-     *         a JVM without the guard would have exited with
+     * {@return the exit status that reports the first arrival: 128 + its number (143 for TERM), the value a
+     * JVM without the guard would have exited with}
+     *
      * @throws IllegalStateException if no guarded signal has arrived
      */
     public int exitStatus() {
@@ -552,8 +559,9 @@ public final class PreemptionGuard implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param guarded the signals to guard, in order (default: TERM)
-         * @return this builder
          */
         public Builder signals(Collection<Signal> guarded) {
             for (Signal s : guarded) {
@@ -563,8 +571,9 @@ public final class PreemptionGuard implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param listener called with each arrival, on the JVM's signal thread
-         * @return this builder
          */
         public Builder listener(Consumer<StopRequest> listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
@@ -572,9 +581,10 @@ public final class PreemptionGuard implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param procfs the process table to read this JVM's {@code /proc/self/status} from (default
          *               {@link ProcessTable#system()})
-         * @return this builder
          */
         public Builder procfs(ProcessTable procfs) {
             this.table = Objects.requireNonNull(procfs, "procfs");
@@ -582,10 +592,11 @@ public final class PreemptionGuard implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param exit whether a second arrival of a signal already received exits the JVM at once with
          *             128 + N through {@link System#exit(int)} (default: true, as Ctrl-C pressed twice). Off,
          *             repeats are only recorded
-         * @return this builder
          */
         public Builder exitOnSecondSignal(boolean exit) {
             this.exitOnSecond = exit;
@@ -593,11 +604,12 @@ public final class PreemptionGuard implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param limit how long after the first arrival the program may take to call
          *              {@link PreemptionGuard#exitAfterCheckpoint()} (or close the guard); when it passes, the
          *              guard exits with 128 + N of the first signal through {@link System#exit(int)}. Default:
          *              no limit
-         * @return this builder
          * @throws IllegalArgumentException if the limit is not positive or longer than a day
          */
         public Builder exitUnlessCheckpointedWithin(Duration limit) {
@@ -610,7 +622,7 @@ public final class PreemptionGuard implements AutoCloseable {
             return this;
         }
 
-        /** @return the guard, installed; see {@link PreemptionGuard#refused()} for what it could not take */
+        /** {@return the guard, installed; see {@link PreemptionGuard#refused()} for what it could not take} */
         public PreemptionGuard install() {
             List<Signal> list = new ArrayList<>(signals.isEmpty() ? Set.of(Signal.TERM) : signals);
             PreemptionGuard g = new PreemptionGuard(listeners, exitOnSecond, deadline);

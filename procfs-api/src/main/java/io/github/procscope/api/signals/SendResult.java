@@ -44,12 +44,12 @@ public record SendResult(long target, boolean processGroup, Signal signal, Outco
         Objects.requireNonNull(explanation, "explanation");
     }
 
-    /** @return whether the signal was delivered */
+    /** {@return whether the signal was delivered} */
     public boolean delivered() {
         return outcome == Outcome.DELIVERED;
     }
 
-    /** @return the explanation */
+    /** {@return the explanation} */
     @Override
     public String toString() {
         return explanation;

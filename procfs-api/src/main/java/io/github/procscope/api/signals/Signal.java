@@ -134,49 +134,50 @@ public final class Signal implements Comparable<Signal> {
         return "RTMAX-" + (64 - n);
     }
 
-    /** @return the signal number, 1 to 64 */
+    /** {@return the signal number, 1 to 64} */
     public int number() {
         return number;
     }
 
-    /** @return the name without the {@code SIG} prefix: {@code "TERM"}, {@code "RTMIN+3"} */
+    /** {@return the name without the {@code SIG} prefix: {@code "TERM"}, {@code "RTMIN+3"}} */
     public String name() {
         return name;
     }
 
-    /** @return the name with the {@code SIG} prefix: {@code "SIGTERM"} */
+    /** {@return the name with the {@code SIG} prefix: {@code "SIGTERM"}} */
     public String fullName() {
         return "SIG" + name;
     }
 
-    /** @return what the kernel does when the signal is neither ignored nor caught */
+    /** {@return what the kernel does when the signal is neither ignored nor caught} */
     public SignalAction defaultAction() {
         return defaultAction;
     }
 
-    /** @return a short description, as {@code strsignal(3)} gives it ({@code "terminated"}) */
+    /** {@return a short description, as {@code strsignal(3)} gives it ({@code "terminated"})} */
     public String description() {
         return description;
     }
 
-    /** @return whether this is a real-time signal (32 to 64) */
+    /** {@return whether this is a real-time signal (32 to 64)} */
     public boolean isRealtime() {
         return number >= 32;
     }
 
-    /** @return whether the signal can be caught, blocked or ignored (all but KILL and STOP) */
+    /** {@return whether the signal can be caught, blocked or ignored (all but KILL and STOP)} */
     public boolean isCatchable() {
         return number != 9 && number != 19;
     }
 
-    /** @return every signal, 1 to 64, in order */
+    /** {@return every signal, 1 to 64, in order} */
     public static List<Signal> all() {
         return ALL;
     }
 
     /**
+     * {@return the signal}
+     *
      * @param number a signal number
-     * @return the signal
      * @throws IllegalArgumentException if the number is not between 1 and 64
      */
     public static Signal of(int number) {
@@ -204,8 +205,9 @@ public final class Signal implements Comparable<Signal> {
     }
 
     /**
+     * {@return the signal, or empty when the text names none}
+     *
      * @param text the signal's name or number
-     * @return the signal, or empty when the text names none
      * @see #parse(String)
      */
     public static Optional<Signal> tryParse(String text) {
@@ -285,7 +287,7 @@ public final class Signal implements Comparable<Signal> {
         return Integer.compare(number, other.number);
     }
 
-    /** @return the name with the {@code SIG} prefix, as {@code kill -l} prints it */
+    /** {@return the name with the {@code SIG} prefix, as {@code kill -l} prints it} */
     @Override
     public String toString() {
         return fullName();

@@ -25,22 +25,22 @@ public record SignalMasks(SignalSet pending, SignalSet sharedPending, SignalSet 
         Objects.requireNonNull(caught, "caught");
     }
 
-    /** @return whether a hang-up leaves the task alive: HUP is ignored (as under {@code nohup}) or caught */
+    /** {@return whether a hang-up leaves the task alive: HUP is ignored (as under {@code nohup}) or caught} */
     public boolean survivesHangup() {
         return ignored.contains(Signal.HUP) || caught.contains(Signal.HUP);
     }
 
-    /** @return whether HUP is ignored, as {@code nohup} arranges */
+    /** {@return whether HUP is ignored, as {@code nohup} arranges} */
     public boolean ignoresHangup() {
         return ignored.contains(Signal.HUP);
     }
 
-    /** @return whether a handler is installed for TERM, so that TERM asks rather than ends */
+    /** {@return whether a handler is installed for TERM, so that TERM asks rather than ends} */
     public boolean handlesTerm() {
         return caught.contains(Signal.TERM);
     }
 
-    /** @return whether TERM is blocked by this thread (it stays pending until unblocked) */
+    /** {@return whether TERM is blocked by this thread (it stays pending until unblocked)} */
     public boolean blocksTerm() {
         return blocked.contains(Signal.TERM);
     }

@@ -20,14 +20,15 @@ public final class SignalSet {
         this.mask = mask;
     }
 
-    /** @return the empty set */
+    /** {@return the empty set} */
     public static SignalSet empty() {
         return EMPTY;
     }
 
     /**
+     * {@return the set of those signals}
+     *
      * @param mask a kernel signal mask: bit {@code n - 1} set for signal {@code n}
-     * @return the set of those signals
      */
     public static SignalSet fromMask(long mask) {
         return mask == 0 ? EMPTY : new SignalSet(mask);
@@ -57,16 +58,18 @@ public final class SignalSet {
     }
 
     /**
+     * {@return the set of them}
+     *
      * @param signals the members
-     * @return the set of them
      */
     public static SignalSet of(Signal... signals) {
         return of(List.of(signals));
     }
 
     /**
+     * {@return the set of them}
+     *
      * @param signals the members
-     * @return the set of them
      */
     public static SignalSet of(Collection<Signal> signals) {
         long m = 0;
@@ -80,30 +83,31 @@ public final class SignalSet {
         return 1L << (s.number() - 1);
     }
 
-    /** @return the kernel mask: bit {@code n - 1} set for signal {@code n} */
+    /** {@return the kernel mask: bit {@code n - 1} set for signal {@code n}} */
     public long mask() {
         return mask;
     }
 
     /**
+     * {@return whether it is in the set}
+     *
      * @param signal a signal
-     * @return whether it is in the set
      */
     public boolean contains(Signal signal) {
         return (mask & bit(signal)) != 0;
     }
 
-    /** @return whether the set is empty */
+    /** {@return whether the set is empty} */
     public boolean isEmpty() {
         return mask == 0;
     }
 
-    /** @return the number of signals in the set */
+    /** {@return the number of signals in the set} */
     public int size() {
         return Long.bitCount(mask);
     }
 
-    /** @return the members, in ascending order of number */
+    /** {@return the members, in ascending order of number} */
     public List<Signal> signals() {
         if (mask == 0) {
             return List.of();
@@ -118,7 +122,7 @@ public final class SignalSet {
         return Collections.unmodifiableList(out);
     }
 
-    /** @return the members' names without the {@code SIG} prefix, in ascending order ({@code ["HUP", "PIPE"]}) */
+    /** {@return the members' names without the {@code SIG} prefix, in ascending order ({@code ["HUP", "PIPE"]})} */
     public List<String> names() {
         List<Signal> s = signals();
         List<String> out = new ArrayList<>(s.size());
@@ -129,22 +133,24 @@ public final class SignalSet {
     }
 
     /**
+     * {@return the signals in either set}
+     *
      * @param other another set
-     * @return the signals in either set
      */
     public SignalSet union(SignalSet other) {
         return fromMask(mask | other.mask);
     }
 
     /**
+     * {@return the signals in both sets}
+     *
      * @param other another set
-     * @return the signals in both sets
      */
     public SignalSet intersection(SignalSet other) {
         return fromMask(mask & other.mask);
     }
 
-    /** @return the mask as {@code /proc/PID/status} prints it: 16 hexadecimal digits */
+    /** {@return the mask as {@code /proc/PID/status} prints it: 16 hexadecimal digits} */
     public String toKernelMask() {
         return String.format("%016x", mask);
     }
@@ -159,7 +165,7 @@ public final class SignalSet {
         return Long.hashCode(mask);
     }
 
-    /** @return the members' names, such as {@code [HUP, PIPE]} */
+    /** {@return the members' names, such as {@code [HUP, PIPE]}} */
     @Override
     public String toString() {
         return names().toString();

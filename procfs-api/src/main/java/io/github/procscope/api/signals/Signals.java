@@ -47,8 +47,9 @@ import io.github.procscope.api.ProcessKey;
 public interface Signals {
 
     /**
-     * @return the signal sender of the live system, as {@link io.github.procscope.api.Procscope#system()} gives it (for
-     *         Linux, {@code procfs-impl-linux}, using the native C library through jnr-posix)
+     * {@return the signal sender of the live system, as {@link io.github.procscope.api.Procscope#system()}
+     * gives it (for Linux, {@code procfs-impl-linux}, using the native C library through jnr-posix)}
+     *
      * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the
      *                                                                 class path
      * @throws SignalsUnavailableException if the native library cannot be loaded
@@ -58,14 +59,14 @@ public interface Signals {
     }
 
     /**
-     * @return a sender like this one that may also signal this JVM, its ancestors, their process groups
-     *         and trees that contain it (for a program that stops itself, or tests)
+     * {@return a sender like this one that may also signal this JVM, its ancestors, their process groups and
+     * trees that contain it (for a program that stops itself, or tests)}
      */
     Signals allowingSelf();
 
     /**
-     * @return a sender like this one that may also signal PID 1 of this JVM's PID namespace (a supervisor
-     *         that means to end a container's init). Kernel threads stay refused
+     * {@return a sender like this one that may also signal PID 1 of this JVM's PID namespace (a supervisor
+     * that means to end a container's init). Kernel threads stay refused}
      */
     Signals allowingInit();
 
@@ -119,25 +120,28 @@ public interface Signals {
     SendResult sendToGroup(long pgid, Signal signal);
 
     /**
+     * {@return whether that process still runs: its pid exists with the same start time and it is not a
+     * zombie (exited, waiting to be reaped)}
+     *
      * @param key a process identity
-     * @return whether that process still runs: its pid exists with the same start time and it is not a
-     *         zombie (exited, waiting to be reaped)
      * @throws ProcessAccessDeniedException if the kernel hides the pid's {@code stat} from this user
      *                                      ({@code hidepid}), so that it cannot be told
      */
     boolean isAlive(ProcessKey key);
 
     /**
+     * {@return how the process and each of its threads will react to signals}
+     *
      * @param key a process identity
-     * @return how the process and each of its threads will react to signals
      * @throws NoSuchProcessException       if the process is gone or its pid now names another process
      * @throws ProcessAccessDeniedException if the kernel will not show its status
      */
     Dispositions dispositions(ProcessKey key);
 
     /**
+     * {@return how the process and each of its threads will react to signals}
+     *
      * @param pid a process id
-     * @return how the process and each of its threads will react to signals
      * @throws NoSuchProcessException       if the process is gone
      * @throws ProcessAccessDeniedException if the kernel will not show its status
      * @throws IllegalArgumentException     if the pid is out of range

@@ -14,6 +14,7 @@ public class SignalsUnavailableException extends ProcscopeException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
      * @param message what failed and what the caller can do
      * @param cause   the underlying failure
      */
@@ -22,6 +23,7 @@ public class SignalsUnavailableException extends ProcscopeException {
     }
 
     /**
+     * Creates the exception.
      * @param message what failed and what the caller can do
      */
     public SignalsUnavailableException(String message) {

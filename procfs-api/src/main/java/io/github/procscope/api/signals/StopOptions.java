@@ -29,6 +29,7 @@ public record StopOptions(Signal signal, Duration gracePeriod, Duration killWait
                           Duration pollMax) {
 
     /**
+     * Checks the components.
      * @throws IllegalArgumentException if the signal is KILL or STOP, a duration is negative, the kill
      *                                  wait or the first poll interval is zero, or the longest poll
      *                                  interval is shorter than the first
@@ -59,8 +60,7 @@ public record StopOptions(Signal signal, Duration gracePeriod, Duration killWait
     }
 
     /**
-     * @return TERM, a 10 second grace period, 5 seconds to wait after KILL, polling from 5 ms up to
-     *         250 ms
+     * {@return TERM, a 10 second grace period, 5 seconds to wait after KILL, polling from 5 ms up to 250 ms}
      */
     public static StopOptions defaults() {
         return new StopOptions(Signal.TERM, Duration.ofSeconds(10), Duration.ofSeconds(5), Duration.ofMillis(5),
@@ -68,34 +68,38 @@ public record StopOptions(Signal signal, Duration gracePeriod, Duration killWait
     }
 
     /**
+     * {@return these options with that signal}
+     *
      * @param newSignal the polite signal to send first (INT for a program that checkpoints on Ctrl-C,
      *                  USR1 for a SLURM-style warning)
-     * @return these options with that signal
      */
     public StopOptions withSignal(Signal newSignal) {
         return new StopOptions(newSignal, gracePeriod, killWait, pollInitial, pollMax);
     }
 
     /**
+     * {@return these options with that grace period}
+     *
      * @param grace how long the processes may take to end after the polite signal
-     * @return these options with that grace period
      */
     public StopOptions withGracePeriod(Duration grace) {
         return new StopOptions(signal, grace, killWait, pollInitial, pollMax);
     }
 
     /**
+     * {@return these options with that wait}
+     *
      * @param wait how long to wait for the processes to be gone after KILL
-     * @return these options with that wait
      */
     public StopOptions withKillWait(Duration wait) {
         return new StopOptions(signal, gracePeriod, wait, pollInitial, pollMax);
     }
 
     /**
+     * {@return these options with that backoff}
+     *
      * @param initial the first backoff interval
      * @param max     the longest backoff interval
-     * @return these options with that backoff
      */
     public StopOptions withPolling(Duration initial, Duration max) {
         return new StopOptions(signal, gracePeriod, killWait, initial, max);

@@ -72,12 +72,12 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
             Objects.requireNonNull(exitStatus, "exitStatus");
         }
 
-        /** @return the process id */
+        /** {@return the process id} */
         public long pid() {
             return key.pid();
         }
 
-        /** @return whether the process is gone (ended by TERM or KILL, or already gone) */
+        /** {@return whether the process is gone (ended by TERM or KILL, or already gone)} */
         public boolean gone() {
             return ending == Ending.TERM || ending == Ending.KILL || ending == Ending.GONE;
         }
@@ -98,7 +98,7 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
         Objects.requireNonNull(elapsed, "elapsed");
     }
 
-    /** @return whether every process is gone (true for a target that had no processes) */
+    /** {@return whether every process is gone (true for a target that had no processes)} */
     public boolean allGone() {
         for (StoppedProcess p : processes) {
             if (!p.gone()) {
@@ -108,7 +108,7 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
         return true;
     }
 
-    /** @return whether some process outlived the grace period and needed KILL */
+    /** {@return whether some process outlived the grace period and needed KILL} */
     public boolean killNeeded() {
         for (StoppedProcess p : processes) {
             if (p.ending() == Ending.KILL) {
@@ -118,7 +118,7 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
         return false;
     }
 
-    /** @return the processes that are still alive: {@link Ending#SURVIVED} or {@link Ending#NOT_PERMITTED} */
+    /** {@return the processes that are still alive: {@link Ending#SURVIVED} or {@link Ending#NOT_PERMITTED}} */
     public List<StoppedProcess> survivors() {
         List<StoppedProcess> out = new ArrayList<>();
         for (StoppedProcess p : processes) {
@@ -130,8 +130,9 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
     }
 
     /**
+     * {@return the process with that pid in this report, if any}
+     *
      * @param pid a process id
-     * @return the process with that pid in this report, if any
      */
     public Optional<StoppedProcess> find(long pid) {
         for (StoppedProcess p : processes) {
@@ -142,7 +143,7 @@ public record StopReport(String target, Signal signal, Duration gracePeriod, Lis
         return Optional.empty();
     }
 
-    /** @return a summary line, then one line per process */
+    /** {@return a summary line, then one line per process} */
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder();

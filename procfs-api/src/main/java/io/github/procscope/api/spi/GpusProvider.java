@@ -10,9 +10,10 @@ import io.github.procscope.api.gpu.Gpus;
  */
 public interface GpusProvider {
     /**
+     * {@return a newly opened inventory of this machine's GPUs}
+     *
      * @param procscope the front door whose readers the GPU inventory joins with (its procfs root, open files
      *                  and process table)
-     * @return a newly opened inventory of this machine's GPUs
      * @throws io.github.procscope.api.gpu.GpuUnavailableException if there is no usable GPU
      */
     Gpus openGpus(Procscope procscope);

@@ -10,8 +10,9 @@ import io.github.procscope.api.kubernetes.KubernetesOptions;
  */
 public interface KubernetesNamesProvider {
     /**
+     * {@return a new resolver; it touches no socket before its first call. Close it.}
+     *
      * @param options the sockets to ask and how long to wait
-     * @return a new resolver; it touches no socket before its first call. Close it.
      */
     KubernetesNames open(KubernetesOptions options);
 }

@@ -11,9 +11,11 @@ import java.nio.file.Path;
  */
 public interface PlatformProvider {
     /**
+     * {@return the readers under those roots; reads nothing yet (each accessor checks its root when first
+     * called)}
+     *
      * @param procfsRoot a procfs mount, or a tree with the same layout
      * @param sysfsRoot  a sysfs mount, or a tree with the same layout
-     * @return the readers under those roots; reads nothing yet (each accessor checks its root when first called)
      */
     Procscope open(Path procfsRoot, Path sysfsRoot);
 }

@@ -13,11 +13,12 @@ public final class Providers {
     }
 
     /**
+     * {@return the first implementation found with the class loader of {@code service}, else the thread's
+     * context class loader}
+     *
      * @param <T>      the service type
      * @param service  the service interface
      * @param artifact the Maven artifact that provides an implementation, named in the error
-     * @return the first implementation found with the class loader of {@code service}, else the
-     *         thread's context class loader
      * @throws ImplementationNotFoundException if there is none
      */
     public static <T> T first(Class<T> service, String artifact) {

@@ -73,15 +73,15 @@ class ExitStatusTest {
         assertEquals(Optional.of(Signal.KILL), signal(s137));
         assertEquals(ExitStatus.Source.SHELL_CONVENTION, s137.source());
         assertEquals(137, s137.shellStatus());
-        assertTrue(s137.explain().contains("OOM killer"), s137.explain());
-        assertTrue(s137.explain().contains("unless the program itself exited with 137"), s137.explain());
+        assertTrue(s137.explainInDetail().contains("OOM killer"), s137.explainInDetail());
+        assertTrue(s137.explainInDetail().contains("unless the program itself exited with 137"), s137.explainInDetail());
         assertEquals("137 (SIGKILL by the shell convention)", s137.toString());
 
         ExitStatus s143 = ExitStatus.fromShellStatus(143);
         assertEquals(Optional.of(Signal.TERM), signal(s143));
-        assertTrue(s143.explain().contains("SIGTERM"), s143.explain());
-        assertTrue(s143.explain().contains("JVM"), s143.explain());
-        assertTrue(s143.explain().contains("143"), s143.explain());
+        assertTrue(s143.explainInDetail().contains("SIGTERM"), s143.explainInDetail());
+        assertTrue(s143.explainInDetail().contains("JVM"), s143.explainInDetail());
+        assertTrue(s143.explainInDetail().contains("143"), s143.explainInDetail());
     }
 
     @Test
@@ -93,15 +93,15 @@ class ExitStatusTest {
         assertEquals(Optional.of(Signal.of(64)), signal(ExitStatus.fromShellStatus(192)));
         assertEquals(OptionalInt.of(193), exitCode(ExitStatus.fromShellStatus(193)));
         assertEquals(OptionalInt.of(255), exitCode(ExitStatus.fromShellStatus(255)));
-        assertTrue(ExitStatus.fromShellStatus(127).explain().contains("not found"));
-        assertTrue(ExitStatus.fromShellStatus(126).explain().contains("could not be executed"));
+        assertTrue(ExitStatus.fromShellStatus(127).explainInDetail().contains("not found"));
+        assertTrue(ExitStatus.fromShellStatus(126).explainInDetail().contains("could not be executed"));
         assertThrows(IllegalArgumentException.class, () -> ExitStatus.fromShellStatus(256));
         assertThrows(IllegalArgumentException.class, () -> ExitStatus.fromShellStatus(-1));
     }
 
     @Test
     void anExactExitWith143SaysTheJvmExitsThatWayOnTerm() {
-        String e = ExitStatus.exited(143).explain();
+        String e = ExitStatus.exited(143).explainInDetail();
         assertTrue(e.contains("exited with status 143"), e);
         assertTrue(e.contains("SIGTERM"), e);
         assertTrue(e.contains("JVM"), e);
@@ -110,12 +110,12 @@ class ExitStatusTest {
 
     @Test
     void exactKillExplainsOomKiller() {
-        String e = ExitStatus.killedBy(Signal.KILL, false).explain();
+        String e = ExitStatus.killedBy(Signal.KILL, false).explainInDetail();
         assertTrue(e.startsWith("killed by SIGKILL (9)"), e);
         assertTrue(e.contains("if nobody sent it, suspect the OOM killer") || e.contains("If nobody sent it, suspect the OOM"
                 + " killer"), e);
-        assertTrue(ExitStatus.killedBy(Signal.HUP, false).explain().contains("nohup"));
-        assertTrue(ExitStatus.killedBy(Signal.of(40), false).explain().contains("RTMIN+6"));
+        assertTrue(ExitStatus.killedBy(Signal.HUP, false).explainInDetail().contains("nohup"));
+        assertTrue(ExitStatus.killedBy(Signal.of(40), false).explainInDetail().contains("RTMIN+6"));
     }
 
     @Test
@@ -131,8 +131,8 @@ class ExitStatusTest {
                     assertEquals(128 + sig, killed.shellStatus());
                     // The shell's reading of a death by signal names the same signal.
                     assertEquals(signal(killed), signal(ExitStatus.fromShellStatus(killed.shellStatus())));
-                    assertFalse(killed.explain().isEmpty());
-                    assertFalse(exited.explain().isEmpty());
+                    assertFalse(killed.explainInDetail().isEmpty());
+                    assertFalse(exited.explainInDetail().isEmpty());
                 });
         qt().forAll(integers().all()).checkAssert(raw -> {
             try {
@@ -150,13 +150,13 @@ class ExitStatusTest {
         // A JVM whose training loop checkpoints under the preemption guard exits with 143 on purpose:
         // no reading of 143 may claim the program ignored TERM.
         for (ExitStatus s : new ExitStatus[]{ExitStatus.fromShellStatus(143), ExitStatus.exited(143)}) {
-            String e = s.explain();
+            String e = s.explainInDetail();
             assertFalse(e.contains("did not handle"), e);
             assertTrue(e.contains("checkpoint"), e);
             assertTrue(e.contains("on purpose"), e);
         }
         // Only the exact "killed by SIGTERM" says TERM went unhandled: a handled TERM is never a death by signal.
-        assertTrue(ExitStatus.killedBy(Signal.TERM, false).explain().contains("did not handle"));
+        assertTrue(ExitStatus.killedBy(Signal.TERM, false).explainInDetail().contains("did not handle"));
     }
 
     @Test
@@ -172,5 +172,32 @@ class ExitStatusTest {
 
     private static Optional<Signal> signal(ExitStatus s) {
         return s instanceof ExitStatus.Killed k ? Optional.of(k.signal()) : Optional.empty();
+    }
+
+    @Test
+    void explainIsOneSentenceAndTheDetailsAreBehindTheirOwnMethod() {
+        qt().forAll(integers().between(0, 0xffff)).checkAssert(raw -> {
+            ExitStatus exact;
+            try {
+                exact = ExitStatus.fromWaitStatus(raw);
+            } catch (IllegalArgumentException notAnEnding) {
+                return;
+            }
+            for (ExitStatus s : new ExitStatus[]{exact, ExitStatus.fromShellStatus(exact.shellStatus())}) {
+                String e = s.explain();
+                assertTrue(e.endsWith("."), e);
+                assertFalse(e.substring(0, e.length() - 1).contains(". "), "one sentence: " + e);
+                assertTrue(s.explainInDetail().length() >= e.length(), s.explainInDetail());
+            }
+        });
+        assertEquals("killed by SIGKILL (9): no handler could run; if nobody sent it, suspect the OOM killer.",
+                ExitStatus.killedBy(Signal.KILL, false).explain());
+        assertEquals("status 143: killed by SIGTERM, or the program exited with 143 itself, as a JVM does after"
+                + " SIGTERM, and a training loop on purpose after its checkpoint.", ExitStatus.fromShellStatus(143).explain());
+        assertEquals("exited with status 143 by itself (128 + 15 is the shell's code for SIGTERM).",
+                ExitStatus.exited(143).explain());
+        assertEquals("status 127: exited with status 127: the command was not found.",
+                ExitStatus.fromShellStatus(127).explain());
+        assertEquals("exited normally with status 0 (success).", ExitStatus.exited(0).explain());
     }
 }

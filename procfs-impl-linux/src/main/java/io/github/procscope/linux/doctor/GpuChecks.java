@@ -13,8 +13,8 @@ import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
- * The two GPU entries of the map: GPUs that hold memory while idle over the window (the seed's
- * {@code idle_holding}: mean utilization under 5% while more than 1 GiB is used), and ghosts: processes
+ * The two GPU checks: GPUs that hold memory while idle over the window (mean utilization under 5% while
+ * more than 1 GiB is used), and ghosts: processes
  * holding GPU memory whose parent training process is gone (DataLoader workers left after Ctrl-C).
  */
 final class GpuChecks implements DoctorCheck {

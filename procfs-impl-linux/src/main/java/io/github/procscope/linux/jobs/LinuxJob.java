@@ -525,7 +525,7 @@ final class LinuxJob implements Job {
             String ending = afterGrace && status instanceof ExitStatus.Killed k && k.signal() == Signal.KILL
                     ? "Killed by SIGKILL (9), the one procscope sent: SIGKILL cannot be caught, so nothing of the job"
                             + " ran afterwards (no handler, no finally block, no shutdown hook)."
-                    : status.explain();
+                    : status.explainInDetail();
             return new JobEnding(status, JobEnding.Cause.PREEMPTED, "preempted: " + first.signal().fullName()
                     + " was forwarded to " + first.processes() + " process(es) of the job; " + how + ". "
                     + ending, Optional.empty());
@@ -537,7 +537,7 @@ final class LinuxJob implements Job {
                 return new JobEnding(status, JobEnding.Cause.OOM_KILLED, "OOM-killed: the job's memory cgroup "
                         + cgroup.get().path() + " counted " + counted + " OOM kill(s) at its limit of "
                         + spec.memoryLimitBytes().getAsLong() + " bytes (the kernel log did not name the victim). "
-                        + status.explain(), Optional.empty());
+                        + status.explainInDetail(), Optional.empty());
             }
             if (oom.isPresent()) {
                 OomKill k = oom.get();
@@ -546,12 +546,12 @@ final class LinuxJob implements Job {
                 k.anonRssBytes().ifPresent(v -> b.append(", anon-rss ").append(v / (1024 * 1024)).append(" MiB"));
                 b.append(k.memoryCgroup() ? ", at its memory cgroup's limit" : ", the machine being out of memory");
                 k.cgroup().ifPresent(c -> b.append(" (cgroup ").append(c).append(")"));
-                b.append(". ").append(status.explain());
+                b.append(". ").append(status.explainInDetail());
                 return new JobEnding(status, JobEnding.Cause.OOM_KILLED, b.toString(), oom);
             }
         }
         return new JobEnding(status, status instanceof ExitStatus.Killed ? JobEnding.Cause.KILLED_BY_SIGNAL : JobEnding.Cause.EXITED,
-                status.explain(), Optional.empty());
+                status.explainInDetail(), Optional.empty());
     }
 
     private Optional<OomKill> findOomKill(Set<Long> pids) {

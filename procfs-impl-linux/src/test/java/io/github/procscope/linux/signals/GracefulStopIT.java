@@ -99,7 +99,7 @@ class GracefulStopIT {
         ExitStatus status = sp.exitStatus().orElseThrow(() -> new AssertionError("a child's status: " + r));
         assertTrue(status instanceof ExitStatus.Killed k && k.signal() == Signal.KILL, status.toString());
         assertEquals(137, status.shellStatus());
-        assertTrue(status.explain().contains("OOM killer"), status.explain());
+        assertTrue(status.explainInDetail().contains("OOM killer"), status.explainInDetail());
         // The JDK's own view, decoded: 137 is SIGKILL.
         assertEquals(137, p.exitValue());
         assertEquals(new ExitStatus.Killed(Signal.KILL, false, ExitStatus.Source.SHELL_CONVENTION),

@@ -164,7 +164,7 @@ final class LabSteps {
         sb.append("kill -0 ").append(helper.pid()).append(" afterwards: ")
                 .append(aliveAfterTerm ? "alive (it survived TERM)" : "gone").append('\n');
         sb.append("kill -KILL ").append(helper.pid()).append(": ").append(kill.outcome()).append('\n');
-        sb.append("exit status: ").append(exit.explain()).append("\n\n");
+        sb.append("exit status: ").append(exit.explainInDetail()).append("\n\n");
         sb.append("TERM is a request: a program may catch it, clean up (save a checkpoint), and exit, or carry on. "
                 + "KILL is final: the kernel ends the process and nothing of it runs. Kubernetes sends TERM, waits "
                 + "terminationGracePeriodSeconds, then sends KILL for the same reason.\n");

@@ -26,15 +26,16 @@ public final class DmonFormat {
     private DmonFormat() {
     }
 
-    /** @return the two header lines, joined by a newline (no trailing newline) */
+    /** {@return the two header lines, joined by a newline (no trailing newline)} */
     public static String header() {
         return String.format(HEADER_FORMAT, "gpu", "pwr", "gtemp", "sm", "mem", "fb", "mclk", "pclk")
                 + "\n" + String.format(HEADER_FORMAT, "Idx", "W", "C", "%", "%", "MiB", "MHz", "MHz");
     }
 
     /**
+     * {@return its line (no trailing newline)}
+     *
      * @param s a sample
-     * @return its line (no trailing newline)
      */
     public static String row(GpuSample s) {
         return String.format(FORMAT, s.deviceIndex(), watts(s.powerDrawWatts()), num(s.temperatureCelsius()),

@@ -82,16 +82,18 @@ public final class GpuMonitor implements AutoCloseable {
     }
 
     /**
+     * {@return a builder}
+     *
      * @param gpus an open inventory; its {@link Gpus#devices()} are monitored
-     * @return a builder
      */
     public static Builder builder(Gpus gpus) {
         return new Builder(gpus.devices());
     }
 
     /**
+     * {@return a builder}
+     *
      * @param devices the devices to monitor (whole GPUs or MIG devices), with distinct UUIDs
-     * @return a builder
      */
     public static Builder builder(List<GpuDevice> devices) {
         return new Builder(devices);
@@ -216,8 +218,9 @@ public final class GpuMonitor implements AutoCloseable {
     }
 
     /**
+     * {@return the samples in its window, oldest first}
+     *
      * @param deviceUuid a monitored device's UUID
-     * @return the samples in its window, oldest first
      * @throws IllegalArgumentException if the device is not monitored
      */
     public List<GpuSample> samples(String deviceUuid) {
@@ -226,7 +229,7 @@ public final class GpuMonitor implements AutoCloseable {
         }
     }
 
-    /** @return one summary per monitored device, in device order */
+    /** {@return one summary per monitored device, in device order} */
     public List<GpuSummary> summaries() {
         synchronized (stateLock) {
             List<GpuSummary> out = new ArrayList<>(windows.size());
@@ -238,8 +241,9 @@ public final class GpuMonitor implements AutoCloseable {
     }
 
     /**
+     * {@return its summary over the window}
+     *
      * @param deviceUuid a monitored device's UUID
-     * @return its summary over the window
      * @throws IllegalArgumentException if the device is not monitored
      */
     public GpuSummary summary(String deviceUuid) {
@@ -248,27 +252,27 @@ public final class GpuMonitor implements AutoCloseable {
         }
     }
 
-    /** @return the rule the verdicts are made with */
+    /** {@return the rule the verdicts are made with} */
     public IdleHoldingRule rule() {
         return rule;
     }
 
-    /** @return the sampling interval of {@link #start()} */
+    /** {@return the sampling interval of {@link #start()}} */
     public Duration interval() {
         return interval;
     }
 
-    /** @return the window length */
+    /** {@return the window length} */
     public Duration window() {
         return window;
     }
 
-    /** @return the most samples kept per device */
+    /** {@return the most samples kept per device} */
     public int maxSamplesPerDevice() {
         return maxSamplesPerDevice;
     }
 
-    /** @return whether {@link #start()} was called and the schedule has not ended */
+    /** {@return whether {@link #start()} was called and the schedule has not ended} */
     public boolean isRunning() {
         synchronized (stateLock) {
             return executor != null && !executor.isShutdown();
@@ -276,8 +280,8 @@ public final class GpuMonitor implements AutoCloseable {
     }
 
     /**
-     * @return why the monitor stopped: the inventory was closed ({@link IllegalStateException}) or a listener
-     *         threw; empty while it is healthy
+     * {@return why the monitor stopped: the inventory was closed ({@link IllegalStateException}) or a
+     * listener threw; empty while it is healthy}
      */
     public Optional<Throwable> failure() {
         synchronized (stateLock) {
@@ -365,8 +369,9 @@ public final class GpuMonitor implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param interval time between rounds of {@link GpuMonitor#start()}; default 1 second
-         * @return this builder
          * @throws IllegalArgumentException if it is shorter than 1 ms
          */
         public Builder interval(Duration interval) {
@@ -378,8 +383,9 @@ public final class GpuMonitor implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param window how far back the summaries look; default 5 minutes
-         * @return this builder
          * @throws IllegalArgumentException if it is not positive
          */
         public Builder window(Duration window) {
@@ -391,8 +397,9 @@ public final class GpuMonitor implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param max the most samples kept per device; default: window / interval + 1, at most 100,000
-         * @return this builder
          * @throws IllegalArgumentException if it is below 1
          */
         public Builder maxSamplesPerDevice(int max) {
@@ -404,8 +411,9 @@ public final class GpuMonitor implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param rule the idle-holding rule; default {@link IdleHoldingRule#DEFAULT}
-         * @return this builder
          */
         public Builder idleHolding(IdleHoldingRule rule) {
             this.rule = Objects.requireNonNull(rule, "rule");
@@ -413,15 +421,16 @@ public final class GpuMonitor implements AutoCloseable {
         }
 
         /**
+         * {@return this builder}
+         *
          * @param listener a listener to add
-         * @return this builder
          */
         public Builder listener(GpuMonitorListener listener) {
             listeners.add(Objects.requireNonNull(listener, "listener"));
             return this;
         }
 
-        /** @return the monitor, not yet started */
+        /** {@return the monitor, not yet started} */
         public GpuMonitor build() {
             return new GpuMonitor(this);
         }

@@ -55,7 +55,7 @@ public record GpuSummary(int deviceIndex, String deviceUuid, int samples, Durati
         Objects.requireNonNull(idleHolding, "idleHolding");
     }
 
-    /** @return whether the verdict is {@link IdleHoldingVerdict#IDLE_HOLDING} (the seed's {@code idle_holding}) */
+    /** {@return whether the verdict is {@link IdleHoldingVerdict#IDLE_HOLDING}} */
     public boolean isIdleHolding() {
         return idleHolding == IdleHoldingVerdict.IDLE_HOLDING;
     }

@@ -15,7 +15,11 @@ public record IdleHoldingRule(double maxMeanUtilizationPercent, long minMemoryUs
     /** Below 5% mean utilization while more than 1 GiB is used, over at least 3 samples. */
     public static final IdleHoldingRule DEFAULT = new IdleHoldingRule(5.0, 1L << 30, 3);
 
-    /** @throws IllegalArgumentException if a threshold is out of range */
+    /**
+     * Checks the components.
+     *
+     * @throws IllegalArgumentException if a threshold is out of range
+     */
     public IdleHoldingRule {
         if (!(maxMeanUtilizationPercent >= 0.0 && maxMeanUtilizationPercent <= 100.0)) {
             throw new IllegalArgumentException("utilization threshold must be between 0 and 100 percent: "
@@ -30,10 +34,11 @@ public record IdleHoldingRule(double maxMeanUtilizationPercent, long minMemoryUs
     }
 
     /**
+     * {@return the verdict}
+     *
      * @param meanUtilizationPercent the mean GPU utilization over the window
      * @param minUsedBytes           the least memory used in any sample of the window
      * @param samples                how many samples had both figures
-     * @return the verdict
      */
     public IdleHoldingVerdict judge(double meanUtilizationPercent, long minUsedBytes, int samples) {
         if (samples < minSamples) {
