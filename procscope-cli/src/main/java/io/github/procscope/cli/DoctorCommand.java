@@ -22,7 +22,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 
-/** {@code procscope doctor}: the seed's map from symptom to cause, run on this machine. */
+/** {@code procscope doctor}: the usual causes of trouble on a training host, each checked on this machine. */
 @Command(name = "doctor", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Diagnose process, memory, disk and GPU problems.",
                 "It looks for zombies, orphans, a PID 1 that does not reap, terminal sessions that die on",
