@@ -1,6 +1,8 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.api.signals.Signal;
 
@@ -24,13 +26,13 @@ public final class BlockedGuardedMain {
             System.out.println("hook ran");
             System.out.flush();
         }));
-        PreemptionGuard.Builder b = PreemptionGuard.builder().signals(List.of(Signal.TERM, Signal.USR1));
+        PreemptionGuardOptions options = PreemptionGuardOptions.defaults().withSignals(List.of(Signal.TERM, Signal.USR1));
         if (args[1].startsWith("deadline=")) {
-            b.exitUnlessCheckpointedWithin(Duration.ofMillis(Long.parseLong(args[1].substring(9))));
+            options = options.withCheckpointDeadline(Duration.ofMillis(Long.parseLong(args[1].substring(9))));
         } else if (args[1].equals("none")) {
-            b.exitOnSecondSignal(false);
+            options = options.withExitOnSecondSignal(false);
         }
-        PreemptionGuard guard = b.install();
+        PreemptionGuard guard = Procscope.system().preemptionGuard(options);
         guard.addListener(r -> {
             System.out.println("request " + r.signal().name());
             System.out.flush();

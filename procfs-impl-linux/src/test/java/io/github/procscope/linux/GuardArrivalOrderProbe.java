@@ -1,6 +1,8 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
 
 import java.lang.reflect.Field;
@@ -30,8 +32,8 @@ public final class GuardArrivalOrderProbe {
         int inverted = 0;
         for (int i = 0; i < rounds; i++) {
             List<Signal> told = Collections.synchronizedList(new ArrayList<>());
-            try (PreemptionGuard guard = PreemptionGuard.builder().signals(List.of(Signal.USR1, Signal.TERM))
-                    .exitOnSecondSignal(false).listener(r -> told.add(r.signal())).install()) {
+            try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(List.of(Signal.USR1, Signal.TERM))
+                    .withExitOnSecondSignal(false).withListener(r -> told.add(r.signal())))) {
                 if (!guard.refused().isEmpty()) {
                     throw new IllegalStateException("refused " + guard.refused());
                 }

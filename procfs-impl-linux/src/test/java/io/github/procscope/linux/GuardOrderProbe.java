@@ -1,6 +1,8 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.signals.Signal;
@@ -22,8 +24,8 @@ public final class GuardOrderProbe {
         ProcessKey self = signals.key(ProcessHandle.current().pid());
         int wrong = 0;
         for (int i = 0; i < rounds; i++) {
-            try (PreemptionGuard guard = PreemptionGuard.builder().signals(List.of(Signal.USR1, Signal.TERM))
-                    .exitOnSecondSignal(false).install()) {
+            try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(List.of(Signal.USR1, Signal.TERM))
+                    .withExitOnSecondSignal(false))) {
                 if (!guard.refused().isEmpty()) {
                     throw new IllegalStateException("refused " + guard.refused());
                 }

@@ -1,9 +1,11 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 
@@ -22,7 +24,7 @@ public final class RefusalProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        PreemptionGuard guard = PreemptionGuard.install(Signal.TERM, Signal.WINCH);
+        PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.TERM, Signal.WINCH));
         if (!guard.refused().isEmpty()) {
             System.out.println("guard refused " + guard.refused());
         }

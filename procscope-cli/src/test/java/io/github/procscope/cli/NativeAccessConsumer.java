@@ -1,5 +1,6 @@
 package io.github.procscope.cli;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTable;
@@ -9,6 +10,7 @@ import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 
 import java.time.Duration;
 
@@ -35,7 +37,7 @@ public final class NativeAccessConsumer {
         if (!report.allGone()) {
             throw new AssertionError("the child survived: " + report);
         }
-        try (PreemptionGuard guard = PreemptionGuard.install(Signal.TERM)) {
+        try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.TERM))) {
             if (guard.stopRequested()) {
                 throw new AssertionError("no TERM was sent");
             }
