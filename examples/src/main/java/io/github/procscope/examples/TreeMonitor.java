@@ -1,5 +1,6 @@
 package io.github.procscope.examples;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
@@ -118,7 +119,7 @@ public final class TreeMonitor {
             System.err.println("usage: TreeMonitor PID [GROWTH_PERCENT]");
             System.exit(2);
         }
-        ProcessTable table = ProcessTable.system();
+        ProcessTable table = Procscope.system().processes();
         TreeMonitor monitor = new TreeMonitor(table, table.key(Long.parseLong(args[0])),
                 args.length > 1 ? Double.parseDouble(args[1]) : 50, 16L << 20);
         while (monitor.rootAlive()) {

@@ -1,5 +1,6 @@
 package io.github.procscope.examples;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
@@ -51,8 +52,8 @@ public final class WatchAndStopJob {
      */
     public static StopReport run(List<String> command, int samples, Duration interval, Duration grace,
                                  PrintStream out) throws IOException, InterruptedException {
-        ProcessTable table = ProcessTable.system();
-        Signals signals = Signals.system();
+        ProcessTable table = Procscope.system().processes();
+        Signals signals = Procscope.system().signals();
         Process job = new ProcessBuilder(command).inheritIO().start();
         ProcessKey root = table.key(job.pid());
         for (int i = 0; i < samples; i++) {

@@ -1,5 +1,6 @@
 package io.github.procscope.examples;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
@@ -33,8 +34,8 @@ class PreemptibleTrainingLoopIT {
                 lines.add(line);
             }
             assertEquals("starting", lines.get(0), lines.toString());
-            ProcessTable table = ProcessTable.system();
-            assertTrue(Signals.system().send(table.key(run.pid()), Signal.TERM).delivered());
+            ProcessTable table = Procscope.system().processes();
+            assertTrue(Procscope.system().signals().send(table.key(run.pid()), Signal.TERM).delivered());
             while ((line = out.readLine()) != null) {
                 lines.add(line);
             }

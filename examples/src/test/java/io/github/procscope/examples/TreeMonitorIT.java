@@ -1,5 +1,6 @@
 package io.github.procscope.examples;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessTable;
 import org.junit.jupiter.api.Test;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TreeMonitorIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private final ProcessTable table = ProcessTable.system();
+    private final ProcessTable table = Procscope.system().processes();
 
     @Test
     void aZombieOfTheJobIsReportedOnce() throws Exception {

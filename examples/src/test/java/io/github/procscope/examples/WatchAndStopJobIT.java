@@ -1,5 +1,6 @@
 package io.github.procscope.examples;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.signals.StopReport;
@@ -25,7 +26,7 @@ class WatchAndStopJobIT {
         assertTrue(out.contains("3 process(es)"), out);
         assertTrue(report.allGone(), out);
         assertEquals(3, report.processes().size(), out);
-        ProcessTable table = ProcessTable.system();
+        ProcessTable table = Procscope.system().processes();
         for (StopReport.StoppedProcess p : report.processes()) {
             // Gone, or a zombie waiting for its adoptive parent to reap it: either way it runs no more.
             assertTrue(table.find(p.pid()).map(q -> q.state() == ProcessState.ZOMBIE || q.key().startTimeTicks()

@@ -1,5 +1,6 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
@@ -14,7 +15,7 @@ public final class GpusProbe {
     }
 
     public static void main(String[] args) {
-        try (Gpus gpus = Gpus.open()) {
+        try (Gpus gpus = Procscope.system().openGpus()) {
             StringBuilder sb = new StringBuilder("OPEN ").append(gpus.driverVersion());
             for (GpuDevice d : gpus.devices()) {
                 sb.append(' ').append(d.uuid());

@@ -7,6 +7,7 @@ import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.signals.Signal;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -20,7 +21,7 @@ public final class GuardOrderProbe {
 
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[0]);
-        LinuxSignals signals = LinuxSignals.system().allowingSelf();
+        LinuxSignals signals = LinuxSignals.using(LinuxProcfs.at(Path.of("/proc"))).allowingSelf();
         ProcessKey self = signals.key(ProcessHandle.current().pid());
         int wrong = 0;
         for (int i = 0; i < rounds; i++) {

@@ -9,6 +9,7 @@ import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,8 +29,8 @@ public final class RefusalProbe {
         if (!guard.refused().isEmpty()) {
             System.out.println("guard refused " + guard.refused());
         }
-        Signals signals = Signals.system();
-        ProcessTable table = LinuxProcfs.system();
+        Signals signals = Procscope.system().signals();
+        ProcessTable table = LinuxProcfs.at(Path.of("/proc"));
         long self = ProcessHandle.current().pid();
         ProcessKey selfKey = table.key(self);
         long parent = table.process(self).ppid();

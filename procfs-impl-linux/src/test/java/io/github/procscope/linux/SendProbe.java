@@ -1,5 +1,6 @@
 package io.github.procscope.linux;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
@@ -20,7 +21,7 @@ public final class SendProbe {
     public static void main(String[] args) {
         Signals signals;
         try {
-            signals = Signals.system();
+            signals = Procscope.system().signals();
         } catch (RuntimeException e) {
             System.out.println("unavailable " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return;

@@ -24,7 +24,7 @@ public final class NativeAccessConsumer {
     }
 
     public static void main(String[] args) throws Exception {
-        ProcessTable table = ProcessTable.system();
+        ProcessTable table = Procscope.system().processes();
         ProcessSnapshot first = table.snapshot();
         Thread.sleep(1500); // the background loader of the native reader finishes, and may warn now
         ProcessSnapshot second = table.snapshot();
@@ -33,7 +33,7 @@ public final class NativeAccessConsumer {
         }
         Process child = new ProcessBuilder("sleep", "60").start();
         ProcessKey key = table.key(child.pid());
-        StopReport report = Signals.system().stopTree(key, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(5)));
+        StopReport report = Procscope.system().signals().stopTree(key, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(5)));
         if (!report.allGone()) {
             throw new AssertionError("the child survived: " + report);
         }
@@ -42,7 +42,7 @@ public final class NativeAccessConsumer {
                 throw new AssertionError("no TERM was sent");
             }
         }
-        try (Gpus gpus = Gpus.open()) {
+        try (Gpus gpus = Procscope.system().openGpus()) {
             if (gpus.devices().isEmpty()) {
                 throw new AssertionError("the NVML double has GPUs");
             }
