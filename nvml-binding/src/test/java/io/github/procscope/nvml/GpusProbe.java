@@ -6,7 +6,7 @@ import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 
 /**
- * Run in a child JVM by the tests: opens the GPUs through {@link Gpus#open()} (the ServiceLoader path, with
+ * Run in a child JVM by the tests: opens the GPUs through {@code Procscope.system().openGpus()} (the ServiceLoader path, with
  * whatever library the environment names) and prints one line, {@code OPEN <driver> <uuid>...} or
  * {@code UNAVAILABLE <reason> <message>}.
  */

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * A guarded program that blocks before its next step boundary: it opens a FIFO that no one writes, which
  * blocks in {@code open(2)} for good. Arguments: the FIFO, then {@code second} (the default escalation),
- * {@code deadline=MILLIS} ({@link PreemptionGuard.Builder#exitUnlessCheckpointedWithin}), or {@code none}
+ * {@code deadline=MILLIS} ({@code PreemptionGuardOptions.withCheckpointDeadline}), or {@code none}
  * (escalation off). A shutdown hook prints "hook ran"; "ready" is printed just before the FIFO is opened.
  */
 public final class BlockedGuardedMain {

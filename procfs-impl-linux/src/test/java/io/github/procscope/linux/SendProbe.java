@@ -10,7 +10,7 @@ import io.github.procscope.api.signals.StopReport;
 import java.time.Duration;
 
 /**
- * A child JVM that sends a signal and tries a stop through {@link Signals#system()} and prints the
+ * A child JVM that sends a signal and tries a stop through {@code Procscope.system().signals()} and prints the
  * outcomes: "send OUTCOME: explanation" and "stop ENDING". Arguments: pid, start ticks, signal.
  * Also reports a failure to load the native library as "unavailable CLASS: message".
  */
