@@ -93,6 +93,7 @@ class ModulePathIT {
 
             import com.sun.jna.Library;
             import com.sun.jna.Native;
+            import io.github.procscope.api.Procscope;
             import io.github.procscope.api.gpu.GpuDevice;
             import io.github.procscope.api.gpu.Gpus;
             import java.time.Duration;
