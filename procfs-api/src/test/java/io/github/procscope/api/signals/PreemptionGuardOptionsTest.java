@@ -28,7 +28,7 @@ class PreemptionGuardOptionsTest {
         PreemptionGuardOptions o = PreemptionGuardOptions.defaults().withSignals(Signal.USR1, Signal.TERM, Signal.USR1);
         assertEquals(List.of(Signal.USR1, Signal.TERM), o.signals());
         assertThrows(IllegalArgumentException.class, () -> PreemptionGuardOptions.defaults().withSignals(List.of()));
-        assertThrows(NullPointerException.class, () -> PreemptionGuardOptions.defaults().withSignals(Signal.TERM, null));
+        assertThrows(NullPointerException.class, () -> PreemptionGuardOptions.defaults().withSignals(Signal.TERM, (Signal) null));
     }
 
     @Test
