@@ -5,8 +5,8 @@ import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
-import io.github.procscope.linux.ProcessCalls;
 import io.github.procscope.linux.signals.GuardInstaller;
+import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.util.ArrayList;
 import java.util.List;
