@@ -4,11 +4,6 @@
  * ({@code io.github.procscope.nvml}) and Kubernetes names ({@code io.github.procscope.kubernetes}).
  */
 module io.github.procscope.api {
-    // PreemptionGuard installs its handlers through sun.misc.Signal, and tells -Xrs through HotSpot's MXBean.
-    requires jdk.unsupported;
-    requires java.management;
-    requires jdk.management;
-
     exports io.github.procscope.api;
     exports io.github.procscope.api.cgroup;
     exports io.github.procscope.api.diagnose;

@@ -5,6 +5,10 @@
 @SuppressWarnings("requires-automatic")
 module io.github.procscope.linux {
     requires transitive io.github.procscope.api;
+    // The preemption guard installs its handlers through sun.misc.Signal, and tells -Xrs through HotSpot's MXBean.
+    requires jdk.unsupported;
+    requires java.management;
+    requires jdk.management;
     requires org.jnrproject.posix;
     requires org.jnrproject.ffi;
     requires org.jnrproject.constants;

@@ -15,6 +15,9 @@ module io.github.procscope.kubernetes {
     requires io.grpc.stub;
     requires io.grpc.protobuf;
     requires io.grpc.netty.shaded;
+    // Netty (shaded into grpc-netty-shaded, an automatic module that cannot say so) uses sun.misc.Unsafe for
+    // direct buffers: requiring the module puts it in the graph, where Netty finds it.
+    requires jdk.unsupported;
 
     exports io.github.procscope.kubernetes;
 

@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.files.DeletedFilesScan;
 import io.github.procscope.api.files.OpenFiles;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -58,7 +59,7 @@ public class DeletedFilesBenchmark {
                 throw new IllegalStateException("the holder of deleted files did not start: " + line);
             }
         }
-        files = OpenFiles.system();
+        files = Procscope.system().openFiles();
         if (files.deletedFiles().files().stream().noneMatch(f -> f.pid() == holder.pid())) {
             throw new IllegalStateException("the library scan misses the holder " + holder.pid());
         }

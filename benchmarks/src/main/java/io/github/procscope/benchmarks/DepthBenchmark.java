@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.memory.ProcessMemory;
@@ -42,9 +43,9 @@ public class DepthBenchmark {
     @Setup
     public void setUp() {
         pid = ProcessHandle.current().pid();
-        table = ProcessTable.system();
-        memory = ProcessMemory.system();
-        files = OpenFiles.system();
+        table = Procscope.system().processes();
+        memory = Procscope.system().memory();
+        files = Procscope.system().openFiles();
         oshi = new SystemInfo().getOperatingSystem();
     }
 

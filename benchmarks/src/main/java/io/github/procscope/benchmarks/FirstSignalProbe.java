@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.signals.Signal;
@@ -7,7 +8,7 @@ import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signals;
 
 /**
- * The first {@code Signals.system()} of a fresh JVM, timed: run once per JVM by {@code benchmarks/run.sh}
+ * The first {@code Procscope.system().signals()} of a fresh JVM, timed: run once per JVM by {@code benchmarks/run.sh}
  * (a measured harness, since the cost is a one-time one that JMH's warm-up would hide). Prints
  * {@code system_ns first_send_ns system_cpu_ns first_send_cpu_ns} on one line: the call itself (binding the C
  * library through the JVM's native back end), then the first {@code send} of signal 0-like {@code CONT} to a
@@ -26,12 +27,12 @@ public final class FirstSignalProbe {
     public static void main(String[] args) throws Exception {
         Process child = new ProcessBuilder("sleep", "30").start();
         try {
-            ProcessTable table = ProcessTable.system();
+            ProcessTable table = Procscope.system().processes();
             ProcessKey key = table.key(child.pid());
             java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
             long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
-            Signals signals = Signals.system();
+            Signals signals = Procscope.system().signals();
             long t1 = System.nanoTime();
             long c1 = threads.getCurrentThreadCpuTime();
             SendResult r = signals.send(key, Signal.CONT);

@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import java.util.Optional;
 /**
  * Writes the cross-JDK section of BENCHMARKS.md from what {@code benchmarks/run.sh} measured per JDK in
  * {@code benchmarks/results/jdks/}: start-up of {@code procscope ps} against a hello-world JVM (interleaved
- * rounds), the first {@code Signals.system()} per native back end, and the snapshot against the C reference
+ * rounds), the first {@code Procscope.system().signals()} per native back end, and the snapshot against the C reference
  * and OSHI (JMH, with the gc profiler). Every figure is a median; ratios are same-run ratios.
  */
 public final class JdkReport {
@@ -122,12 +123,12 @@ public final class JdkReport {
         }
         md.append('\n');
 
-        md.append("### First `Signals.system()`\n\n");
+        md.append("### First `Procscope.system().signals()`\n\n");
         md.append("A fresh JVM per run (`FirstSignalProbe`): the call that binds the C library through the JVM's back "
                 + "end, then the first `send` (CONT to a child), as wall time and as the calling thread's CPU time "
                 + "(less inflated by a loaded machine; work on other threads is not in it). Goal on the FFM path: "
                 + "≤ 30 ms.\n\n");
-        md.append("| JDK | back end | runs | `Signals.system()` | first `send` | `Signals.system()` CPU | first `send` CPU"
+        md.append("| JDK | back end | runs | `Procscope.system().signals()` | first `send` | `Procscope.system().signals()` CPU | first `send` CPU"
                 + " | goal ≤ 30 ms (FFM) |\n");
         md.append("|---|---|---|---|---|---|---|---|\n");
         for (int jdk : jdks) {

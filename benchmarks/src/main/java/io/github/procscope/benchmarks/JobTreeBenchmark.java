@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
@@ -57,7 +58,7 @@ public class JobTreeBenchmark {
         if (!"ready".equals(out.readLine())) {
             throw new IllegalStateException("the job did not start");
         }
-        table = ProcessTable.system();
+        table = Procscope.system().processes();
         root = table.process(job.pid(), Set.of()).key();
         tree = table.jobTree(root, JobTreeOptions.basic());
         JobSample s = tree.refresh();

@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import io.github.procscope.api.gpu.GpuDevice;
@@ -53,7 +54,7 @@ public class NvmlBenchmark {
             throw new IllegalStateException("the C reference could not open " + library + ": " + rc);
         }
         sample = new Memory(floor.pf_sample_size());
-        gpus = Gpus.open();
+        gpus = Procscope.system().openGpus();
         device = gpus.device(0);
         int failed = floor.pf_nvml_sample(sample);
         if (failed > 1) {

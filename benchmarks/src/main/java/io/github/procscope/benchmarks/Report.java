@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -298,7 +299,7 @@ public final class Report {
         md.append("The benchmark starts N idle processes (a C helper forks them; each waits in `pause()`), checks"
                 + " that every reader sees them all, and ends each by its pid afterwards. The system's own"
                 + " processes come on top, so *processes* is what a snapshot actually held.\n\n");
-        md.append("- **procscope**: `ProcessTable.system().snapshot()` — `/proc/PID/stat`, `/proc/PID/statm` and"
+        md.append("- **procscope**: `Procscope.system().processes().snapshot()` — `/proc/PID/stat`, `/proc/PID/statm` and"
                 + " the owner of each process, parsed into records.\n");
         md.append("- **C floor**: for each numeric entry of `/proc`, read and parse `/proc/PID/stat` (comm between"
                 + " the first `(` and the last `)`, every numeric field into a struct) and `stat()` `/proc/PID` for"

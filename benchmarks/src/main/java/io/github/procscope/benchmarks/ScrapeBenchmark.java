@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.files.OpenFiles;
@@ -73,10 +74,10 @@ public class ScrapeBenchmark {
     @Setup
     public void setUp() throws IOException {
         fleet = Fleet.start(fleetSize);
-        table = ProcessTable.system();
+        table = Procscope.system().processes();
         ExporterOptions options = ExporterOptions.defaults().withHostname("bench");
         processes = new ProcscopeCollector(MetricsSources.of(table), options);
-        withDeleted = new ProcscopeCollector(MetricsSources.of(table).withOpenFiles(OpenFiles.system()), options);
+        withDeleted = new ProcscopeCollector(MetricsSources.of(table).withOpenFiles(Procscope.system().openFiles()), options);
         floor = NativeParts.floor();
         floorCapacity = fleetSize + 8192;
         floorRecords = new Memory(floorCapacity * floor.pf_scraped_size());

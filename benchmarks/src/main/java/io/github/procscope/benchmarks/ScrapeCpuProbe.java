@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import com.sun.jna.Memory;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.metrics.ExporterOptions;
@@ -49,7 +50,7 @@ public final class ScrapeCpuProbe {
         try (Fleet fleet = Fleet.start(n)) {
             System.out.printf("%d idle processes beside the system's, forked by %d%n", fleet.pids().length,
                     fleet.parentPid());
-            ProcessTable table = ProcessTable.system();
+            ProcessTable table = Procscope.system().processes();
             ExporterOptions options = ExporterOptions.defaults().withHostname("bench");
             try (ProcscopeCollector collector = new ProcscopeCollector(MetricsSources.of(table), options)) {
                 PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();

@@ -1,5 +1,6 @@
 package io.github.procscope.benchmarks;
 
+import io.github.procscope.api.Procscope;
 import com.sun.jna.Memory;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTable;
@@ -57,7 +58,7 @@ public class SnapshotBenchmark {
     @Setup
     public void setUp(BenchmarkParams params) {
         fleet = Fleet.start(fleetSize);
-        table = ProcessTable.system();
+        table = Procscope.system().processes();
         oshi = new SystemInfo().getOperatingSystem();
         floor = NativeParts.floor();
         floorCapacity = fleetSize + 8192;

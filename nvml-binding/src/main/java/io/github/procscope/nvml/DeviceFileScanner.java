@@ -39,7 +39,7 @@ public final class DeviceFileScanner {
     private final String devicePrefix;
 
     /**
-     * @param files the open-file reader, such as {@link OpenFiles#system()}
+     * @param files the open-file reader, such as {@code Procscope.system().openFiles()}
      */
     public DeviceFileScanner(OpenFiles files) {
         this(files, NVIDIA_DEVICE_PREFIX);

@@ -4,6 +4,7 @@ import com.sun.jna.ptr.IntByReference;
 import com.sun.jna.ptr.PointerByReference;
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.CudaVersion;
 import io.github.procscope.api.gpu.GpuDevice;
@@ -18,6 +19,8 @@ import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.gpu.InaccessibleGpu;
 import io.github.procscope.api.gpu.NvmlException;
 import io.github.procscope.api.gpu.NvmlReturn;
+import io.github.procscope.api.gpu.monitor.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,8 +54,8 @@ import java.util.function.Supplier;
  *
  * <p><b>Open device files.</b> {@link #users(ProcessTable, Set)} also names processes that hold
  * {@code /dev/nvidia*} open without NVML listing them; it asks the {@link OpenFiles} reader given to
- * {@link Builder#openFiles(OpenFiles)} ({@link OpenFiles#system()} by default, which needs an implementation
- * such as {@code procfs-impl-linux} at run time).
+ * {@link Builder#openFiles(OpenFiles)} (the front door's, {@code Procscope.openGpus()} gives its own; else the
+ * live system's, which needs an implementation such as {@code procfs-impl-linux} at run time).
  *
  * <p><b>Lifetime.</b> {@code open} initializes NVML ({@code nvmlInit_v2}) unless another open inventory of
  * the same library already did; {@link #close()} waits until calls in flight return, then shuts NVML down
@@ -120,12 +123,12 @@ public final class NvmlGpus implements Gpus {
      * @return the open inventory
      * @throws GpuUnavailableException if there is no usable GPU, with the reason
      */
-    public static NvmlGpus open() {
+    static NvmlGpus open() {
         return builder().open();
     }
 
     /** @return a builder to choose the library file or the open-file reader */
-    public static Builder builder() {
+    static Builder builder() {
         return new Builder();
     }
 
@@ -363,6 +366,12 @@ public final class NvmlGpus implements Gpus {
     }
 
     @Override
+    public GpuMonitor monitor(List<GpuDevice> monitored, GpuMonitorOptions options) {
+        ensureOpen();
+        return new WindowedGpuMonitor(monitored, Objects.requireNonNull(options, "options"));
+    }
+
+    @Override
     public List<GpuUser> users(ProcessTable table, Set<Long> subreapers) {
         Objects.requireNonNull(table, "table");
         Objects.requireNonNull(subreapers, "subreapers");
@@ -436,7 +445,7 @@ public final class NvmlGpus implements Gpus {
     }
 
     /** Chooses the library file and the open-file reader before opening. */
-    public static final class Builder {
+    static final class Builder {
         private Optional<Path> library = Optional.empty();
         private Optional<OpenFiles> openFiles = Optional.empty();
 
@@ -456,7 +465,7 @@ public final class NvmlGpus implements Gpus {
         /**
          * @param files the reader {@link NvmlGpus#users(ProcessTable)} asks for the holders of open
          *              {@code /dev/nvidia*} files: one rooted at a fixture tree or at a host's {@code /proc}
-         *              mounted into a container. Default: {@link OpenFiles#system()}, looked up on the first
+         *              mounted into a container. Default: the live system's, looked up on the first
          *              call of {@code users}
          * @return this builder
          */
@@ -474,7 +483,7 @@ public final class NvmlGpus implements Gpus {
         }
     }
 
-    /** {@link OpenFiles#system()}, looked up once it is first needed; a failed lookup is not remembered. */
+    /** The live system's {@link OpenFiles}, looked up once it is first needed; a failed lookup is not remembered. */
     private static final class SystemOpenFiles {
         private static volatile OpenFiles system;
 
@@ -484,7 +493,7 @@ public final class NvmlGpus implements Gpus {
         static OpenFiles get() {
             OpenFiles f = system;
             if (f == null) {
-                f = OpenFiles.system();
+                f = Procscope.system().openFiles();
                 system = f;
             }
             return f;

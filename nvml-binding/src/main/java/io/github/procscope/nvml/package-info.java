@@ -9,8 +9,9 @@
  * by one small part per concern (identity and the call discipline, sampling, processes with their buffer-size
  * loops, GPM). And the public types of {@code io.github.procscope.api.gpu}, which know nothing of JNA.
  *
- * <p>Use {@link io.github.procscope.api.gpu.Gpus#open()}, or {@link io.github.procscope.nvml.NvmlGpus#builder()}
- * to name the library file or the open-file reader explicitly.
+ * <p>Reached through the front door only: {@code Procscope.openGpus()} finds {@code NvmlGpusProvider} through
+ * {@link java.util.ServiceLoader}. {@code WindowedGpuMonitor} runs the monitor that
+ * {@link io.github.procscope.api.gpu.Gpus#monitor} hands out, on a daemon thread of its own.
  * {@link io.github.procscope.nvml.DeviceFileScanner} finds processes holding {@code /dev/nvidia*} open, through
  * {@link io.github.procscope.api.files.OpenFiles}.
  */

@@ -114,7 +114,7 @@ class DeviceFileScannerIT {
         try (Spawned spawned = new Spawned()) {
             Process p = spawned.start(new ProcessBuilder("sleep", "600").redirectInput(device.toFile()));
             String prefix = dir.resolve("nvidia").toString();
-            DeviceFileScanner scanner = new DeviceFileScanner(LinuxOpenFiles.system(), prefix);
+            DeviceFileScanner scanner = new DeviceFileScanner(LinuxOpenFiles.at(Path.of("/proc")), prefix);
             Spawned.await(Duration.ofSeconds(60), "the child to hold the file",
                     () -> scanner.scan(p.pid()).isPresent());
             GpuFdUser u = scanner.scan(p.pid()).orElseThrow();
@@ -133,7 +133,7 @@ class DeviceFileScannerIT {
         }
 
         public static void main(String[] args) {
-            GpuFdScan scan = new DeviceFileScanner(LinuxOpenFiles.system(), args[0]).scan();
+            GpuFdScan scan = new DeviceFileScanner(LinuxOpenFiles.at(Path.of("/proc")), args[0]).scan();
             System.out.println("users=" + scan.users().stream().map(u -> u.pid() + ":" + u.deviceMinors()).toList()
                     + " unreadable=" + scan.unreadablePids().size());
         }

@@ -10,6 +10,7 @@ import io.github.procscope.linux.doctor.LinuxDoctor;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -26,7 +27,7 @@ class DoctorGpuIT {
     @Test
     void idleHoldingGpuAndGhostAreFoundWithTheirPids() {
         NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
-        LinuxProcfs table = LinuxProcfs.system();
+        LinuxProcfs table = LinuxProcfs.at(Path.of("/proc"));
         try (Spawned spawned = new Spawned()) {
             Process parent = spawned.start("sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!");
             long orphan = Long.parseLong(Spawned.readLine(parent, Duration.ofSeconds(60)).strip());
@@ -74,7 +75,7 @@ class DoctorGpuIT {
 
     @Test
     void withoutADriverTheGpuChecksAreSkippedWithTheReason() {
-        LinuxDoctor doctor = LinuxDoctor.builder(LinuxProcfs.system())
+        LinuxDoctor doctor = LinuxDoctor.builder(LinuxProcfs.at(Path.of("/proc")))
                 .gpus(() -> NvmlGpus.builder().library(java.nio.file.Path.of("/nonexistent/libnvidia-ml.so.1")).open())
                 .build();
         Diagnosis d = doctor.examine(DoctorOptions.defaults().withSampleWindow(Duration.ZERO));

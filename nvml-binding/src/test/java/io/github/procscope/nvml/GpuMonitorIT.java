@@ -4,6 +4,7 @@ import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.gpu.monitor.DmonFormat;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.monitor.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
 import io.github.procscope.api.gpu.monitor.GpuMonitorListener;
 import io.github.procscope.api.gpu.GpuSample;
 import io.github.procscope.api.gpu.monitor.GpuSummary;
@@ -70,7 +71,7 @@ class GpuMonitorIT {
         NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
         Changes l = new Changes();
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL);
-             GpuMonitor m = GpuMonitor.builder(gpus).maxSamplesPerDevice(3).listener(l).build()) {
+             GpuMonitor m = gpus.monitor(GpuMonitorOptions.defaults().withMaxSamplesPerDevice(3).withListener(l))) {
             String a100 = gpus.device(1).uuid();
             rounds(m, 2);
             assertEquals(IdleHoldingVerdict.INSUFFICIENT_DATA, m.summary(a100).idleHolding(), "two samples prove nothing");
@@ -113,7 +114,7 @@ class GpuMonitorIT {
         NvmlDouble.ok(c.ndSetValue(1, "memory.total", 80 * GIB));
         IdleHoldingRule lenient = new IdleHoldingRule(10.0, 40 * GIB, 1);
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL);
-             GpuMonitor m = GpuMonitor.builder(gpus).idleHolding(lenient).build()) {
+             GpuMonitor m = gpus.monitor(GpuMonitorOptions.defaults().withIdleHolding(lenient))) {
             String a100 = gpus.device(1).uuid();
             m.sampleNow();
             assertEquals(IdleHoldingVerdict.NOT_IDLE_HOLDING, m.summary(a100).idleHolding(), "38200 MiB is not > 40 GiB");
@@ -122,7 +123,7 @@ class GpuMonitorIT {
             assertEquals(IdleHoldingVerdict.NOT_IDLE_HOLDING, m.summary(a100).idleHolding(), "the least in the window counts");
         }
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL);
-             GpuMonitor m = GpuMonitor.builder(gpus).idleHolding(lenient).maxSamplesPerDevice(1).build()) {
+             GpuMonitor m = gpus.monitor(GpuMonitorOptions.defaults().withIdleHolding(lenient).withMaxSamplesPerDevice(1))) {
             m.sampleNow();
             assertEquals(IdleHoldingVerdict.IDLE_HOLDING, m.summary(gpus.device(1).uuid()).idleHolding(), "8% < 10%");
             assertEquals(lenient, m.rule());
@@ -133,7 +134,7 @@ class GpuMonitorIT {
     void summariesHoldMeansAndMaxima() {
         NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL);
-             GpuMonitor m = GpuMonitor.builder(List.of(gpus.device(0))).build()) {
+             GpuMonitor m = new WindowedGpuMonitor(List.of(gpus.device(0)), GpuMonitorOptions.defaults())) {
             int[] util = {90, 100, 50};
             int[] temp = {60, 70, 80};
             long[] power = {200_000, 300_000, 400_000};
@@ -166,7 +167,7 @@ class GpuMonitorIT {
         NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
         Changes l = new Changes();
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL);
-             GpuMonitor m = GpuMonitor.builder(gpus).listener(l).build()) {
+             GpuMonitor m = gpus.monitor(GpuMonitorOptions.defaults().withListener(l))) {
             m.sampleNow();
             NvmlDouble.ok(c.ndSetValue(1, "lost.after", 0));
             for (int i = 0; i < 4; i++) {
@@ -184,7 +185,7 @@ class GpuMonitorIT {
     void startedItSamplesOnItsOwnThreadUntilClosed() {
         NvmlDouble.reset(NvmlDouble.FULL);
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL)) {
-            GpuMonitor m = GpuMonitor.builder(gpus).interval(Duration.ofMillis(20)).build().start();
+            GpuMonitor m = gpus.monitor(GpuMonitorOptions.defaults().withInterval(Duration.ofMillis(20))).start();
             String uuid = gpus.device(0).uuid();
             Spawned.await(Duration.ofSeconds(60), "three rounds", () -> m.samples(uuid).size() >= 3);
             assertTrue(m.isRunning());
@@ -201,7 +202,7 @@ class GpuMonitorIT {
     void closingTheInventoryStopsARunningMonitorWithTheReason() {
         NvmlDouble.reset(NvmlDouble.FULL);
         NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL);
-        try (GpuMonitor m = GpuMonitor.builder(gpus).interval(Duration.ofMillis(10)).build().start()) {
+        try (GpuMonitor m = gpus.monitor(GpuMonitorOptions.defaults().withInterval(Duration.ofMillis(10))).start()) {
             Spawned.await(Duration.ofSeconds(60), "a first round", () -> m.samples(gpus.device(0).uuid()).size() >= 1);
             gpus.close();
             Spawned.await(Duration.ofSeconds(60), "the monitor to stop", () -> !m.isRunning());
@@ -213,12 +214,12 @@ class GpuMonitorIT {
     void aListenerThatThrowsStopsTheMonitor() {
         NvmlDouble.reset(NvmlDouble.FULL);
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL);
-             GpuMonitor m = GpuMonitor.builder(gpus).listener(new GpuMonitorListener() {
+             GpuMonitor m = gpus.monitor(GpuMonitorOptions.defaults().withListener(new GpuMonitorListener() {
                  @Override
                  public void onSample(GpuDevice device, GpuSample sample) {
                      throw new IllegalStateException("listener bug");
                  }
-             }).build()) {
+             }))) {
             IllegalStateException e = assertThrows(IllegalStateException.class, m::sampleNow);
             assertEquals("listener bug", e.getMessage());
             assertEquals(e, m.failure().orElseThrow());
@@ -232,13 +233,13 @@ class GpuMonitorIT {
         try (NvmlGpus gpus = NvmlDouble.open(NvmlDouble.FULL)) {
             GpuMonitor[] self = new GpuMonitor[1];
             List<Boolean> interruptedAfterClose = Collections.synchronizedList(new ArrayList<>());
-            self[0] = GpuMonitor.builder(gpus).interval(Duration.ofMillis(10)).listener(new GpuMonitorListener() {
+            self[0] = gpus.monitor(GpuMonitorOptions.defaults().withInterval(Duration.ofMillis(10)).withListener(new GpuMonitorListener() {
                 @Override
                 public void onSample(GpuDevice device, GpuSample sample) {
                     self[0].close();
                     interruptedAfterClose.add(Thread.currentThread().isInterrupted());
                 }
-            }).build();
+            }));
             self[0].start();
             Spawned.await(Duration.ofSeconds(120), "the monitor to stop itself", () -> !self[0].isRunning());
             Spawned.await(Duration.ofSeconds(120), "the listener to return", () -> !interruptedAfterClose.isEmpty());

@@ -109,7 +109,7 @@ class GpuUsersIT {
     @Test
     void aRealChildWhoseParentExitedIsAGhost() {
         NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
-        LinuxProcfs table = LinuxProcfs.system();
+        LinuxProcfs table = LinuxProcfs.at(Path.of("/proc"));
         try (Spawned spawned = new Spawned()) {
             Process parent = spawned.start("sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!");
             long orphan = Long.parseLong(Spawned.readLine(parent, Duration.ofSeconds(60)).strip());

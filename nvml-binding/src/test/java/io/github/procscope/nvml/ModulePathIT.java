@@ -1,5 +1,6 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.spi.GpusProvider;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,7 @@ class ModulePathIT {
 
             import com.sun.jna.Library;
             import com.sun.jna.Native;
+            import io.github.procscope.api.Procscope;
             import io.github.procscope.api.gpu.GpuDevice;
             import io.github.procscope.api.gpu.Gpus;
             import java.time.Duration;
@@ -106,7 +108,7 @@ class ModulePathIT {
                     Control c = Native.load(System.getProperty("procscope.nvml.library"), Control.class);
                     c.ndReset();
                     c.ndAddProcess(0, 0, 4242, 1L << 30, 0xFFFFFFFF, 0xFFFFFFFF);
-                    try (Gpus gpus = Gpus.open()) {
+                    try (Gpus gpus = Procscope.system().openGpus()) {
                         GpuDevice d = gpus.device(0);
                         System.out.println(gpus.getClass().getModule().getName() + " " + gpus.driverVersion()
                                 + " " + gpus.devices().size() + " pci=" + d.pciBusId().orElse("-")

@@ -1,5 +1,6 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUnavailableException.Reason;
 import io.github.procscope.api.gpu.Gpus;
@@ -41,7 +42,7 @@ class NvmlLoadingTest {
     void aMissingFileNamedByThePropertyIsLibraryNotFound(@TempDir Path dir) {
         Path missing = dir.resolve("no-such-libnvidia-ml.so.1");
         System.setProperty(NvmlLibrary.PROPERTY, missing.toString());
-        GpuUnavailableException e = assertThrows(GpuUnavailableException.class, Gpus::open);
+        GpuUnavailableException e = assertThrows(GpuUnavailableException.class, () -> Procscope.system().openGpus());
         assertEquals(Reason.LIBRARY_NOT_FOUND, e.reason());
         assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
         assertTrue(e.getMessage().contains("system property procscope.nvml.library"), e.getMessage());
@@ -129,7 +130,7 @@ class NvmlLoadingTest {
     void thePropertyIsUsedByGpusOpen() {
         NvmlDouble.reset(NvmlDouble.FULL);
         System.setProperty(NvmlLibrary.PROPERTY, NvmlDouble.library(NvmlDouble.FULL).toString());
-        try (Gpus gpus = Gpus.open()) {
+        try (Gpus gpus = Procscope.system().openGpus()) {
             assertTrue(gpus instanceof NvmlGpus);
             assertEquals(2, gpus.devices().size());
         }

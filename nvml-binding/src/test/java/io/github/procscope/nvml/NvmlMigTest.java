@@ -100,7 +100,7 @@ class NvmlMigTest {
         Files.createDirectories(emptyProc);
         try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(emptyProc)).open()) {
             assertFalse(gpus.device(0).processes().isComplete());
-            List<GpuUser> users = gpus.users(LinuxProcfs.system());
+            List<GpuUser> users = gpus.users(LinuxProcfs.at(Path.of("/proc")));
             GpuUser u = users.stream().filter(x -> x.pid() == 700).findFirst().orElseThrow();
             assertEquals(List.of(MIG_A), u.gpuProcesses().stream().map(GpuProcess::deviceUuid).toList());
             assertEquals(OptionalLong.of(5 * GIB), u.usedMemoryBytes());
@@ -111,7 +111,7 @@ class NvmlMigTest {
     void theParentsAggregateListIsUsedWhenReadable(@TempDir Path emptyProc) {
         migSetup();
         try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(emptyProc)).open()) {
-            GpuUser u = gpus.users(LinuxProcfs.system()).stream().filter(x -> x.pid() == 700).findFirst().orElseThrow();
+            GpuUser u = gpus.users(LinuxProcfs.at(Path.of("/proc"))).stream().filter(x -> x.pid() == 700).findFirst().orElseThrow();
             assertEquals(1, u.gpuProcesses().size(), "not counted twice through the MIG device");
             assertEquals(gpus.device(0).uuid(), u.gpuProcesses().get(0).deviceUuid());
         }

@@ -1,9 +1,11 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.gpu.monitor.DmonFormat;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.monitor.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuSample;
 import io.github.procscope.api.gpu.monitor.GpuSummary;
@@ -34,7 +36,7 @@ class ReadmeExampleTest {
     }
 
     static void example(Duration watch) throws InterruptedException {
-        try (Gpus gpus = Gpus.open()) {
+        try (Gpus gpus = Procscope.system().openGpus()) {
             System.out.println("driver " + gpus.driverVersion() + ", CUDA " + gpus.cudaDriverVersion().orElseThrow());
             System.out.println(DmonFormat.header());
             for (GpuDevice gpu : gpus.devices()) {
@@ -46,13 +48,13 @@ class ReadmeExampleTest {
                 }
             }
             // Who holds the GPUs, which run they belong to, and which are ghosts whose parent is gone
-            for (GpuUser u : gpus.users(ProcessTable.system())) {
+            for (GpuUser u : gpus.users(Procscope.system().processes())) {
                 System.out.printf("pid %d run root %s ghost %b%n", u.pid(),
                         u.runRoot().map(r -> r.pid() + " " + r.comm()).orElse("(not visible here)"), u.ghost());
             }
             // Sample every device each second; judge idle-holding over the last five minutes
-            try (GpuMonitor monitor = GpuMonitor.builder(gpus).interval(Duration.ofSeconds(1))
-                    .window(Duration.ofMinutes(5)).build().start()) {
+            try (GpuMonitor monitor = gpus.monitor(GpuMonitorOptions.defaults().withInterval(Duration.ofSeconds(1))
+                    .withWindow(Duration.ofMinutes(5))).start()) {
                 Thread.sleep(watch.toMillis());
                 for (GpuSummary summary : monitor.summaries()) {
                     System.out.printf("GPU %d: mean util %.1f%%, idle holding: %s%n", summary.deviceIndex(),

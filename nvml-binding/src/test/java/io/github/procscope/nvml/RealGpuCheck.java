@@ -1,5 +1,6 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.gpu.GpmMetrics;
 import io.github.procscope.api.gpu.GpuDevice;
@@ -55,7 +56,7 @@ public final class RealGpuCheck {
         }
         RealGpuCheck check = new RealGpuCheck();
         int rc;
-        try (Gpus gpus = Gpus.open()) {
+        try (Gpus gpus = Procscope.system().openGpus()) {
             check.run(gpus, opts);
             rc = check.failures.isEmpty() ? 0 : 1;
         } catch (GpuUnavailableException e) {
@@ -138,7 +139,7 @@ public final class RealGpuCheck {
         if (opts.containsKey("--torch-pid")) {
             long pid = Long.parseLong(opts.get("--torch-pid"));
             long bytes = Long.parseLong(opts.get("--torch-bytes"));
-            List<GpuUser> users = gpus.users(ProcessTable.system());
+            List<GpuUser> users = gpus.users(Procscope.system().processes());
             Optional<GpuUser> torch = users.stream().filter(u -> u.pid() == pid).findFirst();
             report.add("torch process " + torch);
             if (torch.isEmpty()) {

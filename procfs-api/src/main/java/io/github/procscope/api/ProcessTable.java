@@ -13,7 +13,7 @@ import java.util.Set;
  *
  * <p>Typical use:
  * <pre>{@code
- * ProcessTable table = ProcessTable.system();
+ * ProcessTable table = Procscope.system().processes();
  * ProcessSnapshot snapshot = table.snapshot();
  * for (ProcessInfo p : snapshot.processes()) {
  *     System.out.printf("%d %s %d%n", p.pid(), p.comm(), p.rssBytes());
@@ -27,16 +27,6 @@ import java.util.Set;
  * a file the kernel will not show this user raises {@link ProcessAccessDeniedException}.
  */
 public interface ProcessTable {
-
-    /**
-     * {@return the process table of the live system, as {@link io.github.procscope.api.Procscope#system()}
-     * gives it (for Linux, {@code procfs-impl-linux} reading {@code /proc})}
-     *
-     * @throws ImplementationNotFoundException if no implementation is on the class path
-     */
-    static ProcessTable system() {
-        return Procscope.system().processes();
-    }
 
     /**
      * Every process, with {@code /proc/PID/stat}, {@code /proc/PID/statm} and the owner only: the

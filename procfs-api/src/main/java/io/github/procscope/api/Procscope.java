@@ -6,6 +6,8 @@ import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.JobSupervisor;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signals;
 
 import java.nio.file.Path;
@@ -70,6 +72,13 @@ public interface Procscope {
 
     /** {@return the sysfs root all readers use, such as {@code /sys}} */
     Path sysfsRoot();
+
+    /**
+     * {@return whether {@link #procfsRoot()} is this system's own {@code /proc} (the same directory once
+     * links are resolved)}: only then do signals, jobs, the kernel log and the preemption guard act on this
+     * system; under another root they read only, or refuse.
+     */
+    boolean isLive();
 
     /**
      * {@return the process table under {@link #procfsRoot()}}
@@ -160,6 +169,18 @@ public interface Procscope {
      * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
      */
     JobSupervisor jobs();
+
+    /**
+     * Installs handlers for this JVM's own signals (TERM by default), so that a training loop can checkpoint
+     * at its next step boundary when a scheduler preempts it; see {@link PreemptionGuard}. Close it to put the
+     * previous handlers back.
+     *
+     * @param options the signals to guard and how to escalate ({@link PreemptionGuardOptions#defaults()}: TERM)
+     * @return the guard, installed; {@link PreemptionGuard#refused()} lists what it could not take, and why
+     * @throws io.github.procscope.api.signals.SignalsUnavailableException if the procfs root is not this
+     *         system's {@code /proc} ({@link #isLive()}): the guard reads this JVM's own status there
+     */
+    PreemptionGuard preemptionGuard(PreemptionGuardOptions options);
 
     /**
      * Opens the GPUs through the GPU implementation ({@code nvml-binding}), joined with this root's readers

@@ -20,7 +20,7 @@ import java.util.Optional;
  * Implementations are thread-safe and hold no data between calls: every call reads the kernel anew.
  *
  * <pre>{@code
- * SystemResources sys = SystemResources.system();
+ * SystemResources sys = Procscope.system().resources();
  * SystemMemory mem = sys.memory();
  * System.out.printf("available %d of %d bytes%n", mem.availableBytes(), mem.totalBytes());
  * sys.cgroupMemory().flatMap(CgroupMemory::effectiveLimitBytes)
@@ -34,16 +34,6 @@ import java.util.Optional;
  * }</pre>
  */
 public interface SystemResources {
-
-    /**
-     * {@return the resources of the live system, as {@link io.github.procscope.api.Procscope#system()} gives
-     * it (for Linux, {@code procfs-impl-linux} reading {@code /proc} and {@code /sys})}
-     *
-     * @throws ImplementationNotFoundException if no implementation is on the class path
-     */
-    static SystemResources system() {
-        return Procscope.system().resources();
-    }
 
     /** {@return the system's memory ({@code /proc/meminfo}) with {@code free}'s derived figures} */
     SystemMemory memory();

@@ -44,6 +44,7 @@ class ConsumerProjectIT {
             import io.github.procscope.api.gpu.GpuUnavailableException;
             import io.github.procscope.api.gpu.Gpus;
             import io.github.procscope.api.signals.PreemptionGuard;
+            import io.github.procscope.api.signals.PreemptionGuardOptions;
             import java.nio.file.Path;
             import java.time.Duration;
             import java.util.concurrent.TimeUnit;
@@ -81,7 +82,8 @@ class ConsumerProjectIT {
                     } catch (GpuUnavailableException e) {
                         System.out.println("openGpus " + e.reason());
                     }
-                    try (PreemptionGuard guard = PreemptionGuard.install(Signal.WINCH)) {
+                    try (PreemptionGuard guard = host.preemptionGuard(PreemptionGuardOptions.defaults()
+                            .withSignals(Signal.WINCH))) {
                         System.out.println("guard installed " + guard.installed());
                     }
                     Procscope at = Procscope.at(Path.of(args[0]), Path.of(args[1]));

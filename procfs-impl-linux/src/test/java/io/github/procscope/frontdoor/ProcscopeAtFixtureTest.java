@@ -12,6 +12,8 @@ import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.signals.Dispositions;
+import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.testing.FixtureTrees;
@@ -127,5 +129,24 @@ class ProcscopeAtFixtureTest {
         assertTrue(Procscope.system().signals().isAlive(me));
         // The live root sends: signal 0 would be refused only for this JVM itself, which is the guard's target.
         assertThrows(IllegalArgumentException.class, () -> Procscope.system().signals().send(me, Signal.TERM));
+    }
+
+    @Test
+    void onlyTheLiveProcIsLiveAndOnlyItGuardsThisJvm(@TempDir Path links) throws Exception {
+        Path proc = procTree();
+        assertTrue(Procscope.system().isLive());
+        assertTrue(Procscope.at(Files.createSymbolicLink(links.resolve("proc"), Path.of("/proc")), Path.of("/sys"))
+                .isLive(), "a link to /proc is /proc");
+        Procscope fixture = Procscope.at(proc, Path.of("/sys"));
+        assertFalse(fixture.isLive());
+        assertFalse(Procscope.at(scratch.resolve("absent"), Path.of("/sys")).isLive());
+        // This JVM's status cannot be read under a fixture root: the guard refuses there, naming the root.
+        SignalsUnavailableException e = assertThrows(SignalsUnavailableException.class,
+                () -> fixture.preemptionGuard(PreemptionGuardOptions.defaults()));
+        assertTrue(e.getMessage().contains(proc.toString()), e.getMessage());
+        try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults()
+                .withSignals(Signal.WINCH).withExitOnSecondSignal(false))) {
+            assertEquals(List.of(Signal.WINCH), guard.installed().signals(), guard.refused().toString());
+        }
     }
 }

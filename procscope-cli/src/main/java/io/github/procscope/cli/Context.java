@@ -15,7 +15,6 @@ import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.signals.Signals;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,16 +131,9 @@ final class Context {
         return scope().doctor(log, gpus);
     }
 
-    /** @return whether the procfs root is this system's {@code /proc} */
+    /** @return whether the procfs root is this system's {@code /proc}, as the front door tells it */
     boolean live() {
-        if (procfsRoot == null) {
-            return true;
-        }
-        try {
-            return procfsRoot.toRealPath().equals(PROC.toRealPath());
-        } catch (IOException e) {
-            return false;
-        }
+        return scope().isLive();
     }
 
     /** @return the procfs root given, or {@code /proc} */

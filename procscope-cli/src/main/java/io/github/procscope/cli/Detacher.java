@@ -48,7 +48,7 @@ final class Detacher {
 
     /** @return 0 once the job runs; its start failure's status otherwise */
     int detach() {
-        if (!ctx.procfsRoot().equals(Path.of("/proc"))) {
+        if (!ctx.live()) {
             throw new IllegalArgumentException("--detach runs jobs on this machine: --procfs-root is not for it");
         }
         String program = run.command.get(0);

@@ -7,6 +7,7 @@ import io.github.procscope.api.gpu.monitor.DmonFormat;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuMemory;
 import io.github.procscope.api.gpu.monitor.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuProcesses;
 import io.github.procscope.api.gpu.GpuSample;
@@ -155,7 +156,7 @@ final class GpuCommand implements Callable<Integer> {
         // The verdict covers the whole run when it has a count (however slowly the rounds come); a run without one
         // keeps the last five minutes.
         Duration window = count == null ? Duration.ofMinutes(5) : watch.multipliedBy(count).plusMinutes(1);
-        try (GpuMonitor monitor = GpuMonitor.builder(gpus).interval(watch).window(window).build()) {
+        try (GpuMonitor monitor = gpus.monitor(GpuMonitorOptions.defaults().withInterval(watch).withWindow(window))) {
             if (!ctx.json()) {
                 ctx.out().println(DmonFormat.header());
             }

@@ -1,5 +1,6 @@
 package io.github.procscope.cli;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTable;
@@ -9,6 +10,7 @@ import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 
 import java.time.Duration;
 
@@ -22,7 +24,7 @@ public final class NativeAccessConsumer {
     }
 
     public static void main(String[] args) throws Exception {
-        ProcessTable table = ProcessTable.system();
+        ProcessTable table = Procscope.system().processes();
         ProcessSnapshot first = table.snapshot();
         Thread.sleep(1500); // the background loader of the native reader finishes, and may warn now
         ProcessSnapshot second = table.snapshot();
@@ -31,16 +33,16 @@ public final class NativeAccessConsumer {
         }
         Process child = new ProcessBuilder("sleep", "60").start();
         ProcessKey key = table.key(child.pid());
-        StopReport report = Signals.system().stopTree(key, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(5)));
+        StopReport report = Procscope.system().signals().stopTree(key, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(5)));
         if (!report.allGone()) {
             throw new AssertionError("the child survived: " + report);
         }
-        try (PreemptionGuard guard = PreemptionGuard.install(Signal.TERM)) {
+        try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.TERM))) {
             if (guard.stopRequested()) {
                 throw new AssertionError("no TERM was sent");
             }
         }
-        try (Gpus gpus = Gpus.open()) {
+        try (Gpus gpus = Procscope.system().openGpus()) {
             if (gpus.devices().isEmpty()) {
                 throw new AssertionError("the NVML double has GPUs");
             }

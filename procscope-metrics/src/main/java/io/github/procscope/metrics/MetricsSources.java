@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  *
  * @param processes the process table (process groups, zombies, the join of GPU processes with processes)
  * @param openFiles the open-file reader, for deleted-but-open space per file system
- * @param gpus      opens the GPUs ({@link Gpus#open()} or a rooted equivalent); called once, when the collector is
+ * @param gpus      opens the GPUs ({@code Procscope::openGpus}); called once, when the collector is
  *                  built; a {@link io.github.procscope.api.gpu.GpuUnavailableException} means no GPU metrics
  * @param doctor    the doctor, for findings by kind and severity and OOM kills per cgroup
  */

@@ -1,5 +1,6 @@
 package io.github.procscope.metrics;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.files.DeletedFilesScan;
 import io.github.procscope.api.files.OpenFiles;
@@ -26,7 +27,7 @@ class DeletedFilesScanTest {
 
     /** @return the system's open-file reader, counting its scans */
     private static OpenFiles counting(AtomicInteger scans) {
-        OpenFiles real = OpenFiles.system();
+        OpenFiles real = Procscope.system().openFiles();
         return (OpenFiles) Proxy.newProxyInstance(OpenFiles.class.getClassLoader(), new Class<?>[] {OpenFiles.class},
                 (proxy, method, args) -> {
                     if (method.getName().equals("deletedFiles")) {
@@ -53,14 +54,14 @@ class DeletedFilesScanTest {
             ch.write(java.nio.ByteBuffer.allocate(1 << 20));
             Files.delete(file);
             AtomicInteger inline = new AtomicInteger();
-            try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(ProcessTable.system())
+            try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.system().processes())
                     .withOpenFiles(counting(inline)), ExporterOptions.defaults().withDeletedFilesEvery(Duration.ZERO))) {
                 assertTrue(deletedFiles(Exposition.of(c.collect())) >= 1, "this JVM's deleted file");
                 c.collect();
                 assertEquals(2, inline.get(), "one scan per scrape");
             }
             AtomicInteger background = new AtomicInteger();
-            try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(ProcessTable.system())
+            try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.system().processes())
                     .withOpenFiles(counting(background)), ExporterOptions.defaults()
                     .withDeletedFilesEvery(Duration.ofHours(1)))) {
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();

@@ -1,5 +1,6 @@
 package io.github.procscope.metrics;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import org.junit.jupiter.api.AfterEach;
@@ -36,7 +37,7 @@ class GpuMetricsCollectorTest {
     }
 
     private static ProcscopeCollector collector(ExporterOptions options) {
-        return new ProcscopeCollector(MetricsSources.of(Fixture.procfs()).withGpus(Gpus::open), options);
+        return new ProcscopeCollector(MetricsSources.of(Fixture.procfs()).withGpus(() -> Procscope.system().openGpus()), options);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.github.procscope.metrics;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 
 import org.junit.jupiter.api.AfterEach;
@@ -63,7 +64,7 @@ class LiveCollectorTest {
         for (Process p : started) {
             psRss += psRssBytes(p.pid());
         }
-        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(ProcessTable.system()),
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.system().processes()),
                 ExporterOptions.defaults())) {
             Exposition e = Exposition.of(c.collect());
             String g = "groupname=\"" + comm + "\"";
@@ -90,7 +91,7 @@ class LiveCollectorTest {
         Process parent = start("sh", "-c", "sleep 0 & exec " + sleep + " 60");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         String series = "procscope_zombies{parent_comm=\"" + sleep.getFileName() + "\",parent_pid=\"" + parent.pid() + "\"}";
-        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(ProcessTable.system()),
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.system().processes()),
                 ExporterOptions.defaults())) {
             Exposition e = Exposition.of(c.collect());
             while (!e.samples().containsKey(series) && System.nanoTime() < deadline) {
@@ -105,7 +106,7 @@ class LiveCollectorTest {
     private static void waitForComm(String comm, int n) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < deadline) {
-            long seen = ProcessTable.system().snapshot().processes().stream().filter(p -> p.comm().equals(comm)).count();
+            long seen = Procscope.system().processes().snapshot().processes().stream().filter(p -> p.comm().equals(comm)).count();
             if (seen == n) {
                 return;
             }

@@ -1,5 +1,6 @@
 package io.github.procscope.metrics;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
@@ -125,7 +126,7 @@ class MetricsServerTest {
     void aScrapeIsAnsweredWhileTwoHalfSentRequestsAndTwoHundredIdleConnectionsAreHeldOpen() throws Exception {
         // The live machine, so that the scrape is a real one; the default limits.
         List<RawHttp> held = new ArrayList<>();
-        try (var collector = new ProcscopeCollector(MetricsSources.of(ProcessTable.system()),
+        try (var collector = new ProcscopeCollector(MetricsSources.of(Procscope.system().processes()),
                 ExporterOptions.defaults());
              MetricsServer s = MetricsServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                      collector)) {

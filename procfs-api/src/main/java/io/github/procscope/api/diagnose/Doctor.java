@@ -1,6 +1,5 @@
 package io.github.procscope.api.diagnose;
 
-import io.github.procscope.api.Procscope;
 
 /**
  * Examines a machine for the usual causes of trouble on a training host: zombies and their parents,
@@ -9,16 +8,6 @@ import io.github.procscope.api.Procscope;
  * ghost processes on GPUs and I/O bottlenecks. Thread-safe.
  */
 public interface Doctor {
-    /**
-     * {@return the doctor of the live system, as {@link io.github.procscope.api.Procscope#system()} gives
-     * it}
-     *
-     * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the class path
-     */
-    static Doctor system() {
-        return Procscope.system().doctor();
-    }
-
     /**
      * Runs every check. It takes about {@link DoctorOptions#sampleWindow()}: CPU, disk and GPU figures
      * are rates over that window. A check that cannot run here is listed in {@link Diagnosis#skipped()}.

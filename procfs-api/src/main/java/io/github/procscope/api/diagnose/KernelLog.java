@@ -1,6 +1,5 @@
 package io.github.procscope.api.diagnose;
 
-import io.github.procscope.api.Procscope;
 
 import java.util.List;
 
@@ -11,14 +10,6 @@ import java.util.List;
  * {@link KernelLogUnavailableException}.
  */
 public interface KernelLog {
-    /**
-     * {@return the kernel log of the live system, as {@link io.github.procscope.api.Procscope#system()}
-     * gives it}
-     */
-    static KernelLog system() {
-        return Procscope.system().kernelLog();
-    }
-
     /**
      * {@return every OOM kill still in the kernel's ring buffer, oldest first (the buffer is finite: old
      * kills scroll out)}

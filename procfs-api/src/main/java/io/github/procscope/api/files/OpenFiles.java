@@ -1,8 +1,6 @@
 package io.github.procscope.api.files;
 
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ImplementationNotFoundException;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 
@@ -13,7 +11,7 @@ import java.util.List;
  * Implementations are thread-safe and hold no data between calls.
  *
  * <pre>{@code
- * OpenFiles files = OpenFiles.system();
+ * OpenFiles files = Procscope.system().openFiles();
  * for (OpenFd fd : files.fds(pid)) {
  *     System.out.println(fd.fd() + " " + fd.kind() + " " + fd.target() + " " + fd.flags());
  * }
@@ -24,17 +22,6 @@ import java.util.List;
  * }</pre>
  */
 public interface OpenFiles {
-
-    /**
-     * {@return the open-file reader of the live system, as {@link
-     * io.github.procscope.api.Procscope#system()} gives it (for Linux, {@code procfs-impl-linux} reading
-     * {@code /proc})}
-     *
-     * @throws ImplementationNotFoundException if no implementation is on the class path
-     */
-    static OpenFiles system() {
-        return Procscope.system().openFiles();
-    }
 
     /**
      * Reads every open descriptor of a process: {@code /proc/PID/fd}, a {@code stat} of each target, and

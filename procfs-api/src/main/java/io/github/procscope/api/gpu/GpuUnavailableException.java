@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * No GPU can be used through NVML on this machine, and {@link #reason()} says why: the normal outcome
- * of {@link Gpus#open()} on a machine without an NVIDIA GPU or driver. The message names what was tried
+ * of {@link io.github.procscope.api.Procscope#openGpus()} on a machine without an NVIDIA GPU or driver. The message names what was tried
  * (the library path and where it came from) and what the user can do.
  */
 public class GpuUnavailableException extends ProcscopeException {

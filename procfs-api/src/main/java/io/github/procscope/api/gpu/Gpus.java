@@ -1,7 +1,8 @@
 package io.github.procscope.api.gpu;
 
-import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.gpu.monitor.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
 
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import java.util.Set;
  * it from any number of threads, close it (closing waits for calls in flight, then releases NVML):
  *
  * <pre>{@code
- * try (Gpus gpus = Gpus.open()) {
+ * try (Gpus gpus = Procscope.system().openGpus()) {
  *     for (GpuDevice gpu : gpus.devices()) {
  *         GpuSample s = gpu.sample();
  *         System.out.printf("%d %s util %s%% mem %s%n", gpu.index(), gpu.name(),
@@ -27,21 +28,6 @@ import java.util.Set;
  * {@link IllegalStateException}; {@code close()} itself may be called again.
  */
 public interface Gpus extends AutoCloseable {
-
-    /**
-     * Opens the GPUs of this machine: {@code Procscope.system().openGpus()}, through the implementation found
-     * by {@link java.util.ServiceLoader} ({@code nvml-binding}). It loads {@code libnvidia-ml.so.1} (or the file named by the system property
-     * {@code procscope.nvml.library} or, failing that, the environment variable
-     * {@code PROCSCOPE_NVML_LIBRARY}) and initializes NVML.
-     *
-     * @return the open inventory; close it when done
-     * @throws GpuUnavailableException if there is no usable GPU, with the reason
-     *         ({@link GpuUnavailableException.Reason#BINDING_ABSENT} if {@code nvml-binding} is not on the class
-     *         path or module path)
-     */
-    static Gpus open() {
-        return Procscope.system().openGpus();
-    }
 
     /** {@return the driver version, such as {@code 535.54.03} ({@code nvmlSystemGetDriverVersion})} */
     String driverVersion();
@@ -107,6 +93,27 @@ public interface Gpus extends AutoCloseable {
      * @throws NvmlException if NVML fails other than with "not supported" or "no permission"
      */
     List<GpuUser> users(ProcessTable table, Set<Long> subreapers);
+
+    /**
+     * A monitor of all {@link #devices()}: a bounded window of samples per device, summaries and the
+     * idle-holding verdict. Not yet started; close it before the inventory.
+     *
+     * @param options the interval, window, rule and listeners ({@link GpuMonitorOptions#defaults()})
+     * @return the monitor, not yet started
+     */
+    default GpuMonitor monitor(GpuMonitorOptions options) {
+        return monitor(devices(), options);
+    }
+
+    /**
+     * A monitor of some devices (whole GPUs or MIG devices, such as those of {@link GpuDevice#migDevices()}).
+     *
+     * @param devices the devices to monitor, with distinct UUIDs
+     * @param options the interval, window, rule and listeners
+     * @return the monitor, not yet started
+     * @throws IllegalArgumentException if a device is given twice
+     */
+    GpuMonitor monitor(List<GpuDevice> devices, GpuMonitorOptions options);
 
     /** Releases NVML after calls in flight have returned. Idempotent. */
     @Override

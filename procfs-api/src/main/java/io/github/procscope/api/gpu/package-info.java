@@ -3,7 +3,7 @@
  * {@code nvidia-smi --query-compute-apps} show, read through NVML by an implementation module
  * ({@code nvml-binding}).
  *
- * <p>Entry point: {@link io.github.procscope.api.gpu.Gpus#open()}, which returns an inventory of
+ * <p>Entry point: {@link io.github.procscope.api.Procscope#openGpus()}, which returns an inventory of
  * {@link io.github.procscope.api.gpu.GpuDevice}s or throws
  * {@link io.github.procscope.api.gpu.GpuUnavailableException} with the reason (no library, driver not
  * loaded, driver/library mismatch, no permission, no devices).

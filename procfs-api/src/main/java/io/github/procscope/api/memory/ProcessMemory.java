@@ -1,8 +1,6 @@
 package io.github.procscope.api.memory;
 
 import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ImplementationNotFoundException;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 
@@ -12,7 +10,7 @@ import io.github.procscope.api.ProcessAccessDeniedException;
  * every call reads the kernel anew, each file once.
  *
  * <pre>{@code
- * ProcessMemory memory = ProcessMemory.system();
+ * ProcessMemory memory = Procscope.system().memory();
  * MemoryTotals t = memory.totals(pid);
  * System.out.printf("VSZ %d  RSS %d  PSS %d  USS %d%n", t.vszBytes(), t.rssBytes(), t.pssBytes(), t.ussBytes());
  * for (MemoryRegion r : memory.smaps(pid).regions()) {
@@ -26,17 +24,6 @@ import io.github.procscope.api.ProcessAccessDeniedException;
  * {@link ProcessAccessDeniedException}.
  */
 public interface ProcessMemory {
-
-    /**
-     * {@return the process memory reader of the live system, as {@link
-     * io.github.procscope.api.Procscope#system()} gives it (for Linux, {@code procfs-impl-linux} reading
-     * {@code /proc})}
-     *
-     * @throws ImplementationNotFoundException if no implementation is on the class path
-     */
-    static ProcessMemory system() {
-        return Procscope.system().memory();
-    }
 
     /**
      * Reads the regions of a process without their counters ({@code /proc/PID/maps}), the cheap view.

@@ -4,8 +4,8 @@
  * totals (VSZ, RSS, PSS, USS, swap from {@code /proc/PID/smaps_rollup}), the system's memory
  * ({@code /proc/meminfo}) and the memory ceiling of the current cgroup.
  *
- * <p>Entry points: {@link io.github.procscope.api.memory.ProcessMemory#system()} for processes and
- * {@link io.github.procscope.api.SystemResources#system()} for the system and cgroup figures.
+ * <p>Entry points: {@link io.github.procscope.api.Procscope#memory()} for processes and
+ * {@link io.github.procscope.api.Procscope#resources()} for the system and cgroup figures.
  *
  * <p>Why several figures: VSZ is address space reserved, touched or not; RSS is what is resident,
  * counting shared pages fully in every process that maps them; PSS divides each shared page among its

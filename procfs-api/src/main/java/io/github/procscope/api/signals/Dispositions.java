@@ -16,7 +16,7 @@ import java.util.Objects;
  * held back for the whole process only when every thread blocks it ({@link #blockedInEveryThread}).
  *
  * <pre>{@code
- * Dispositions d = Signals.system().dispositions(pid);
+ * Dispositions d = Procscope.system().signals().dispositions(pid);
  * if (!d.survivesHangup()) System.out.println("dies when the SSH session closes: use nohup or tmux");
  * if (!d.handlesTerm()) System.out.println("TERM ends it at once: no checkpoint");
  * }</pre>

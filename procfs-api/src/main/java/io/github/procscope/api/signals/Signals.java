@@ -1,6 +1,5 @@
 package io.github.procscope.api.signals;
 
-import io.github.procscope.api.Procscope;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessKey;
@@ -10,8 +9,8 @@ import io.github.procscope.api.ProcessKey;
  * "TERM, wait, KILL" of a person, with identities checked. Implementations are thread-safe.
  *
  * <pre>{@code
- * Signals signals = Signals.system();
- * ProcessKey worker = ProcessTable.system().key(4188);         // pid + start time (+ pidfs inode)
+ * Signals signals = Procscope.system().signals();
+ * ProcessKey worker = Procscope.system().processes().key(4188);         // pid + start time (+ pidfs inode)
  * SendResult r = signals.send(worker, Signal.TERM);           // refused if pid 4188 was recycled
  * StopReport report = signals.stopTree(worker, StopOptions.defaults());
  * report.processes().forEach(p -> System.out.println(p));     // pid, comm, TERM/KILL/GONE, after ms
@@ -45,18 +44,6 @@ import io.github.procscope.api.ProcessKey;
  * </ul>
  */
 public interface Signals {
-
-    /**
-     * {@return the signal sender of the live system, as {@link io.github.procscope.api.Procscope#system()}
-     * gives it (for Linux, {@code procfs-impl-linux}, using the native C library through jnr-posix)}
-     *
-     * @throws io.github.procscope.api.ImplementationNotFoundException if no implementation is on the
-     *                                                                 class path
-     * @throws SignalsUnavailableException if the native library cannot be loaded
-     */
-    static Signals system() {
-        return Procscope.system().signals();
-    }
 
     /**
      * {@return a sender like this one that may also signal this JVM, its ancestors, their process groups and

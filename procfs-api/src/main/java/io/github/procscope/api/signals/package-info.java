@@ -5,8 +5,8 @@
  * process will react to a signal ({@link io.github.procscope.api.signals.Dispositions}).
  *
  * <p>Entry points: {@link io.github.procscope.api.Procscope#signals()} (the Linux implementation is in
- * {@code procfs-impl-linux}), and {@link io.github.procscope.api.signals.PreemptionGuard} for this JVM's own
- * TERM (pure JDK).
+ * {@code procfs-impl-linux}), and {@link io.github.procscope.api.Procscope#preemptionGuard} for this JVM's own
+ * TERM ({@link io.github.procscope.api.signals.PreemptionGuard}).
  *
  * <p>Safety rules every implementation keeps:
  * <ul>

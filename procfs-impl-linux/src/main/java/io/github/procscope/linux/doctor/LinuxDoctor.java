@@ -15,6 +15,7 @@ import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.monitor.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
 import io.github.procscope.linux.proc.CgroupOomCounters;
@@ -70,16 +71,6 @@ public final class LinuxDoctor implements Doctor {
             c.add(new GpuChecks());
         }
         this.checks = List.copyOf(c);
-    }
-
-    /**
-     * @return the doctor of the live system: {@code /proc}, {@code /sys}, {@code /dev/kmsg}, and the GPUs
-     *         of {@link Gpus#open()} when an implementation (nvml-binding) is on the class path
-     */
-    public static LinuxDoctor system() {
-        Procscope p = Procscope.system();
-        return builder(p).kernelLog(p.kernelLog()).systemResources(p.resources()).openFiles(p.openFiles())
-                .gpus(Gpus::open).build();
     }
 
     /**
@@ -196,9 +187,10 @@ public final class LinuxDoctor implements Doctor {
                 Duration interval = window.isZero() ? Duration.ofMillis(100)
                         : max(Duration.ofMillis(100), window.dividedBy(8));
                 int minSamples = window.isZero() ? 1 : 3;
-                GpuMonitor m = GpuMonitor.builder(g).interval(interval).window(window.plusSeconds(1))
-                        .idleHolding(new IdleHoldingRule(options.gpuIdleUtilizationPercent(),
-                                options.gpuIdleMemoryBytes(), minSamples)).build();
+                GpuMonitor m = g.monitor(GpuMonitorOptions.defaults().withInterval(interval)
+                        .withWindow(window.plusSeconds(1))
+                        .withIdleHolding(new IdleHoldingRule(options.gpuIdleUtilizationPercent(),
+                                options.gpuIdleMemoryBytes(), minSamples)));
                 m.sampleNow();
                 if (!window.isZero()) {
                     m.start();
@@ -288,7 +280,7 @@ public final class LinuxDoctor implements Doctor {
         }
 
         /**
-         * @param source opens the GPU inventory to watch (for example {@code Gpus::open}); a
+         * @param source opens the GPU inventory to watch (for example {@code procscope::openGpus}); a
          *               {@link io.github.procscope.api.gpu.GpuUnavailableException} makes the GPU checks skipped
          * @return this builder
          */

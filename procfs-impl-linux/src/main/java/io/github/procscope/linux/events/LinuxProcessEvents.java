@@ -41,6 +41,9 @@ import java.util.function.Supplier;
  * counter) and calls the listener.
  */
 public final class LinuxProcessEvents implements ProcessEvents {
+    private static final Path LIVE_PROC = Path.of("/proc");
+    private static final Path KMSG = Path.of("/dev/kmsg");
+
     /** Events held between the reader and the listener. */
     static final int QUEUE = 65_536;
     private static final int RECEIVE_BUFFER = 8 << 20;
@@ -63,17 +66,12 @@ public final class LinuxProcessEvents implements ProcessEvents {
         this.diffOnly = diffOnly;
     }
 
-    /** @return events of this machine's processes */
-    public static LinuxProcessEvents system() {
-        return of(LinuxProcfs.system());
-    }
-
     /**
      * @param procfs the process table that completes events (identity, command name) and that diffing reads
      * @return events read through that table
      */
     public static LinuxProcessEvents of(LinuxProcfs procfs) {
-        return of(procfs, LinuxKernelLog::system);
+        return of(procfs, () -> LinuxKernelLog.at(KMSG, procfs.bootTime()));
     }
 
     /**
@@ -92,7 +90,7 @@ public final class LinuxProcessEvents implements ProcessEvents {
      * @return events by snapshot diffing alone
      */
     public static LinuxProcessEvents diffingOnly(LinuxProcfs procfs, String why) {
-        return new LinuxProcessEvents(procfs, LinuxKernelLog::system,
+        return new LinuxProcessEvents(procfs, () -> LinuxKernelLog.at(KMSG, LinuxProcfs.at(LIVE_PROC).bootTime()),
                 () -> new OomCounterWatch(null, null), Optional.of(why));
     }
 

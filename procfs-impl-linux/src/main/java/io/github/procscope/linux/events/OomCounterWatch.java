@@ -35,7 +35,7 @@ final class OomCounterWatch {
         Path v2 = null;
         Path v1 = null;
         try {
-            LinuxSystemResources r = LinuxSystemResources.system();
+            LinuxSystemResources r = LinuxSystemResources.at(Path.of("/proc"), Path.of("/sys"));
             for (MountInfo m : r.mounts()) {
                 if (v2 == null && "cgroup2".equals(m.fsType())) {
                     v2 = r.underSys(m.mountPoint());

@@ -3,7 +3,9 @@ package io.github.procscope.linux.jobs;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
+import io.github.procscope.linux.signals.GuardInstaller;
 import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.util.ArrayList;
@@ -44,8 +46,8 @@ final class Forwarding {
             }
         }
         Forwarding[] self = new Forwarding[1];
-        PreemptionGuard guard = PreemptionGuard.builder().signals(spec.forwardedSignals()).procfs(table)
-                .listener(r -> self[0].arrived(r.signal())).install();
+        PreemptionGuard guard = new GuardInstaller(table).install(PreemptionGuardOptions.defaults()
+                .withSignals(spec.forwardedSignals()).withListener(r -> self[0].arrived(r.signal())));
         self[0] = new Forwarding(guard, unignored, nat);
         return self[0];
     }

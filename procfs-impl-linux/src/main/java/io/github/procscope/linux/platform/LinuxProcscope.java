@@ -9,6 +9,8 @@ import io.github.procscope.api.diagnose.KernelLogUnavailableException;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.job.JobSupervisor;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.linux.doctor.LinuxDoctor;
@@ -19,6 +21,7 @@ import io.github.procscope.linux.proc.LinuxOpenFiles;
 import io.github.procscope.linux.proc.LinuxProcessMemory;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.proc.LinuxSystemResources;
+import io.github.procscope.linux.signals.GuardInstaller;
 import io.github.procscope.linux.signals.LinuxSignals;
 
 import java.io.IOException;
@@ -156,6 +159,21 @@ final class LinuxProcscope implements Procscope {
             b.gpus(this::openGpus);
         }
         return b.build();
+    }
+
+    @Override
+    public boolean isLive() {
+        return live.get();
+    }
+
+    @Override
+    public PreemptionGuard preemptionGuard(PreemptionGuardOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (!live()) {
+            throw new SignalsUnavailableException("a preemption guard handles this JVM's signals: the procfs root "
+                    + procfsRoot + " is not this system's /proc, so this JVM's status cannot be read there");
+        }
+        return new GuardInstaller(processes()).install(options);
     }
 
     /** @return whether the procfs root is this system's {@code /proc} */

@@ -44,11 +44,6 @@ public final class LinuxKernelLog implements KernelLog {
         this.bootTime = bootTime;
     }
 
-    /** @return the live kernel log, {@code /dev/kmsg}, timed against the live boot time */
-    public static LinuxKernelLog system() {
-        return at(Path.of("/dev/kmsg"), LinuxProcfs.system().bootTime());
-    }
-
     /**
      * @param kmsg     {@code /dev/kmsg}, or a file in its format
      * @param bootTime when the machine booted (log timestamps count from it)

@@ -72,14 +72,6 @@ public final class LinuxOpenFiles implements OpenFiles {
     }
 
     /**
-     * @return the reader of the live system, {@code /proc}
-     * @throws ProcfsUnavailableException if {@code /proc} is not a directory
-     */
-    public static LinuxOpenFiles system() {
-        return at(DEFAULT_ROOT);
-    }
-
-    /**
      * @param root a procfs mount, or a fixture tree with the same layout
      * @return the reader under that root; open flags are decoded with this machine's values of {@code O_*}
      * @throws ProcfsUnavailableException if the root is not a directory

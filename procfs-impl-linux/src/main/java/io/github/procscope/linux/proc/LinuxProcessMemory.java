@@ -49,14 +49,6 @@ public final class LinuxProcessMemory implements ProcessMemory {
     }
 
     /**
-     * @return the reader of the live system, {@code /proc}
-     * @throws ProcfsUnavailableException if {@code /proc} is not a directory
-     */
-    public static LinuxProcessMemory system() {
-        return at(DEFAULT_ROOT);
-    }
-
-    /**
      * @param root a procfs mount, or a fixture tree with the same layout
      * @return the reader under that root
      * @throws ProcfsUnavailableException if the root is not a directory

@@ -56,7 +56,7 @@ import java.util.Set;
  * fixture tree in tests. Thread-safe; it holds no process data between calls.
  *
  * <pre>{@code
- * LinuxProcfs proc = LinuxProcfs.system();                  // /proc
+ * LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));      // /proc
  * LinuxProcfs fixture = LinuxProcfs.at(Path.of("src/test/resources/proc"));
  * }</pre>
  *
@@ -107,14 +107,6 @@ public final class LinuxProcfs implements ProcessTable {
         this.prefix = root.toString().endsWith("/") ? root.toString() : root + "/";
         this.constants = constants;
         this.bootTime = bootTime;
-    }
-
-    /**
-     * @return the process table of the live system, {@code /proc}
-     * @throws ProcfsUnavailableException if {@code /proc} is not mounted
-     */
-    public static LinuxProcfs system() {
-        return at(DEFAULT_ROOT);
     }
 
     /**

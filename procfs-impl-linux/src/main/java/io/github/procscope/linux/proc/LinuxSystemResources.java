@@ -70,14 +70,6 @@ public final class LinuxSystemResources implements SystemResources {
     }
 
     /**
-     * @return the resources of the live system, {@code /proc} and {@code /sys}
-     * @throws ProcfsUnavailableException if either is not a directory
-     */
-    public static LinuxSystemResources system() {
-        return at(DEFAULT_PROC, DEFAULT_SYS);
-    }
-
-    /**
      * @param procRoot a procfs mount, or a fixture tree with the same layout
      * @param sysRoot  a sysfs mount, or a fixture tree with the same layout
      * @return the resources under those roots

@@ -34,12 +34,12 @@ import java.util.Set;
 
 /**
  * Signals on Linux: {@code kill(2)} through jnr-posix's native POSIX, identities and trees read from a
- * {@link ProcessTable} (normally {@link LinuxProcfs#system()}). Thread-safe; it holds no state between
+ * {@link ProcessTable} (normally the live {@code /proc}). Thread-safe; it holds no state between
  * calls but the table and the native binding.
  *
  * <pre>{@code
- * LinuxSignals signals = LinuxSignals.using(LinuxProcfs.system());
- * StopReport r = signals.stopTree(ProcessTable.system().key(pid), StopOptions.defaults());
+ * LinuxSignals signals = LinuxSignals.using(LinuxProcfs.at(Path.of("/proc")));
+ * StopReport r = signals.stopTree(Procscope.system().processes().key(pid), StopOptions.defaults());
  * }</pre>
  *
  * <p><b>Identity.</b> Every signal to one process goes through a pidfd ({@code pidfd_open(2)}, Linux 5.3
@@ -102,14 +102,6 @@ public final class LinuxSignals implements Signals {
     public static LinuxSignals using(ProcessTable table) {
         Objects.requireNonNull(table, "table");
         return new LinuxSignals(table, ProcessCalls.get(), false, false, true);
-    }
-
-    /**
-     * @return a signal sender over {@link LinuxProcfs#system()}
-     * @throws SignalsUnavailableException if the native C library cannot be bound
-     */
-    public static LinuxSignals system() {
-        return using(LinuxProcfs.system());
     }
 
     /**

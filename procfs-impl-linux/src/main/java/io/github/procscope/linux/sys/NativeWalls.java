@@ -1,5 +1,6 @@
 package io.github.procscope.linux.sys;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.NativeUnavailableException;
 
 import java.util.Locale;
@@ -134,7 +135,7 @@ public final class NativeWalls {
         try {
             // Initialising the class registers its factory (FfmWall's static initialiser): a plain call from then
             // on. A reflective call would do as well, but its first use on JDK 22+ (reflection through method
-            // handles) spins classes that a first Signals.system() would wait for.
+            // handles) spins classes that a first Procscope.system().signals() would wait for.
             Class.forName("io.github.procscope.linux.sys.FfmWall", true, NativeWalls.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
             throw new IllegalStateException("this build of procscope has no ffm native back end (" + e

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.sys;
 
+import io.github.procscope.api.Procscope;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -41,7 +42,7 @@ final class FfmWall implements NativeWall {
 
     /*
      * Named classes rather than lambdas here: each lambda's first use spins a class, which a first
-     * Signals.system() would wait for.
+     * Procscope.system().signals() would wait for.
      */
 
     /** Each thread's buffers. */
@@ -119,7 +120,7 @@ final class FfmWall implements NativeWall {
         /**
          * errno's offset in the call state, from the struct's members: read through a byte buffer there, since a
          * VarHandle or a layout path ({@code byteOffset}) spins classes on first use, which a first
-         * {@code Signals.system()} waited for (about 6 ms each).
+         * {@code Procscope.system().signals()} waited for (about 6 ms each).
          */
         static int errnoOffset(StructLayout state) {
             long offset = 0;

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.doctor;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Evidence;
@@ -151,7 +152,7 @@ class DoctorSystemTest {
             Process holder = spawned.start("sh", "-c", "exec 3< \"$1\"; rm -f \"$1\"; echo held; read x", "sh", big.toString());
             assertEquals("held", Spawned.readLine(holder, Duration.ofSeconds(30)));
 
-            Diagnosis d = LinuxDoctor.system().examine(NOW.withDiskThresholds(75, 90));
+            Diagnosis d = Procscope.system().doctor().examine(NOW.withDiskThresholds(75, 90));
             String where = mnt.toRealPath().toString();
             Finding del = d.of(FindingKind.DELETED_OPEN_FILE).stream()
                     .filter(f -> where.equals(((Evidence.DeletedOpenFiles) f.evidence()).mountPoint())).findFirst()

@@ -4,6 +4,7 @@ import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.proc.LinuxKernelLog;
 import io.github.procscope.linux.proc.LinuxProcfs;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessInfo;
@@ -28,6 +29,7 @@ import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -202,7 +204,7 @@ class DoctorTest {
         // ignored HUP, and a sleep that ignores it is rightly not reported.
         Process term = spawned.start("script", "-q", "-c", "env --default-signal=HUP sleep 61", "/dev/null");
         Process nohupTerm = spawned.start("script", "-q", "-c", "nohup sleep 62 >/dev/null 2>&1", "/dev/null");
-        LinuxProcfs proc = LinuxProcfs.system();
+        LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
         Spawned.await(WAIT, "zombie, orphan and terminal sleeps", () -> {
             var s = proc.snapshot();
             return s.tree().zombiesByParent().containsKey(zombieParent.pid())
@@ -217,7 +219,7 @@ class DoctorTest {
         long adopter = proc.process(orphan).ppid();
         DoctorOptions opts = DoctorOptions.defaults().withSampleWindow(Duration.ofMillis(300))
                 .withAges(Duration.ZERO, Duration.ZERO).withSubreapers(adopter == 1 ? Set.of() : Set.of(adopter));
-        Diagnosis d = Doctor.system().examine(opts);
+        Diagnosis d = Procscope.system().doctor().examine(opts);
 
         Finding z = d.of(FindingKind.ZOMBIE).stream().filter(f -> f.pids().contains(zombieParent.pid()))
                 .findFirst().orElseThrow(() -> new AssertionError("no zombie finding for " + zombieParent.pid() + ": " + d));

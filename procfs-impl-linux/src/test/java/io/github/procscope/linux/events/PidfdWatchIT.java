@@ -51,7 +51,7 @@ class PidfdWatchIT {
         }
         // Forks nothing until told: then a sleep of its own, and a shell with a sleep (a grandchild).
         root = spawned.start("sh", "-c", "read x; sleep 300 & sh -c 'sleep 301 & wait' & wait");
-        LinuxProcfs proc = LinuxProcfs.system();
+        LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
         ProcessKey key = proc.process(root.pid(), Set.of()).key();
         List<ProcessEvent> forks = new ArrayList<>();
         try (PidfdWatch watch = PidfdWatch.open(key, proc, new OomCounterWatch(null, null), childrenFiles)) {

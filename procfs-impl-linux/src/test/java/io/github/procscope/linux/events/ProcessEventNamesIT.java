@@ -31,7 +31,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ProcessEventNamesIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(120);
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
 
     private static boolean isRoot() {
         return "root".equals(System.getProperty("user.name"));

@@ -33,7 +33,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ProcessEventsIT {
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
 
     static final class Collector implements ProcessEventListener {
         final ConcurrentLinkedQueue<ProcessEvent> events = new ConcurrentLinkedQueue<>();

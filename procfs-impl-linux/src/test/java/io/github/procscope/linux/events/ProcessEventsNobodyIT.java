@@ -10,6 +10,7 @@ import io.github.procscope.testing.Spawned;
 import io.github.procscope.testing.Unprivileged;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
@@ -30,7 +31,7 @@ public class ProcessEventsNobodyIT {
     /** Runs as nobody: prints key=value lines. */
     public static final class Probe {
         public static void main(String[] args) throws Exception {
-            LinuxProcfs proc = LinuxProcfs.system();
+            LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
             LinuxProcessEvents events = LinuxProcessEvents.of(proc);
             System.out.println("uid=" + new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/status")),
                     StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("Uid:")).findFirst().orElse("?")

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.events;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventSubscription;
 import io.github.procscope.api.events.EventType;
@@ -12,6 +13,7 @@ import io.github.procscope.testing.NativeHelpers;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -55,7 +57,7 @@ class ProcessEventsOomIT {
             ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
             try (MemoryCgroup cg = MemoryCgroup.create("procscope-oom-events", 48L << 20).orElseThrow();
                  Spawned spawned = new Spawned();
-                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c,
+                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc"))).subscribe(c,
                          Duration.ofMillis(50), EventSource.NETLINK)) {
                 assertEquals(EventSource.NETLINK, sub.source());
                 Process p = spawned.start("sh", "-c", cg.enterCommand() + hog + " 1024");
@@ -79,7 +81,7 @@ class ProcessEventsOomIT {
         stageUntilSeen("the plain SIGKILL", () -> {
             ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
             try (Spawned spawned = new Spawned();
-                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system()).subscribe(c,
+                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc"))).subscribe(c,
                          Duration.ofMillis(50), EventSource.NETLINK)) {
                 assertEquals(EventSource.NETLINK, sub.source());
                 Process sleeper = spawned.start("sleep", "300");
@@ -120,7 +122,7 @@ class ProcessEventsOomIT {
             ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
             try (MemoryCgroup cg = MemoryCgroup.create("procscope-oom-counter", 48L << 20).orElseThrow();
                  Spawned spawned = new Spawned();
-                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system(), ProcessEventsOomIT::unreadableLog)
+                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc")), ProcessEventsOomIT::unreadableLog)
                          .subscribe(c, Duration.ofMillis(50), EventSource.NETLINK)) {
                 assertEquals(EventSource.NETLINK, sub.source());
                 Process p = spawned.start("sh", "-c", cg.enterCommand() + hog + " 1024 300");
@@ -154,7 +156,7 @@ class ProcessEventsOomIT {
         try (MemoryCgroup cg = maybe.get(); Spawned spawned = new Spawned()) {
             // the shell enters the cgroup, then forks the hog, which waits before allocating so that it is seen
             Process p = spawned.start("sh", "-c", cg.enterCommand() + "sh -c '" + hog + " 1024 500; exit 7'");
-            LinuxProcfs proc = LinuxProcfs.system();
+            LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
             var root = proc.process(p.pid(), java.util.Set.of()).key();
             try (EventSubscription sub = LinuxProcessEvents.of(proc, ProcessEventsOomIT::unreadableLog)
                     .subscribeTree(root, c, Duration.ofMillis(50), EventSource.PIDFD)) {
@@ -185,7 +187,7 @@ class ProcessEventsOomIT {
         long before = oomKillCount();
         assumeTrue(before >= 0, "no oom_kill count in /proc/vmstat (Linux older than 4.13)");
         java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
-        io.github.procscope.api.diagnose.KernelLog log = LinuxKernelLog.system();
+        io.github.procscope.api.diagnose.KernelLog log = Procscope.system().kernelLog();
         io.github.procscope.api.diagnose.KernelLog counted = () -> {
             reads.incrementAndGet();
             return log.oomKills();
@@ -193,7 +195,7 @@ class ProcessEventsOomIT {
         ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
         java.util.List<Process> sleepers = new java.util.ArrayList<>();
         try (Spawned spawned = new Spawned();
-             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.system(), () -> counted).subscribe(c,
+             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc")), () -> counted).subscribe(c,
                      Duration.ofMillis(50), EventSource.NETLINK)) {
             for (int i = 0; i < 50; i++) {
                 sleepers.add(spawned.start("sleep", "60"));

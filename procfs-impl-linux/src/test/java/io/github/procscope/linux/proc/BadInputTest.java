@@ -6,6 +6,7 @@ import io.github.procscope.api.ProcessKey;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
+import java.nio.file.Path;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Bad pids are refused before any file is touched, with a message that names the value. */
 class BadInputTest {
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
 
     private static void refused(long pid, Executable call) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The cgroup facet on this machine: the test's own JVM and a child it starts, against the kernel's file. */
 class CgroupAttributionIT {
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
 
     /** Reads {@code /proc/PID/cgroup} the plain way: split each line at its first two colons. */
     private static CgroupMembership expected(long pid) throws Exception {

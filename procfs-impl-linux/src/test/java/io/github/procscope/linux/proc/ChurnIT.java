@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * reading, and in the middle of a read. Nothing may throw and no record may mix two processes.
  */
 class ChurnIT {
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
     private final Spawned spawned = new Spawned();
 
     @AfterEach

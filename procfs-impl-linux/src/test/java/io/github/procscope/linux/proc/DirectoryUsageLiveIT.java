@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** {@link LinuxSystemResources#directoryUsage} on trees this test builds, against {@code du}. */
 class DirectoryUsageLiveIT {
     private static final long MIB = 1 << 20;
-    private final LinuxSystemResources system = LinuxSystemResources.system();
+    private final LinuxSystemResources system = LinuxSystemResources.at(Path.of("/proc"), Path.of("/sys"));
 
     /**
      * Builds: a/f1 (1000 B), a/f2 (5000 B), a/b/f3 (123456 B) with a second link a/b/f3-link, c/sparse (10 MiB with

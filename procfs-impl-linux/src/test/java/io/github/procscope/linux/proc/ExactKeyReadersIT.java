@@ -14,6 +14,7 @@ import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 
@@ -29,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class ExactKeyReadersIT {
     private final Spawned spawned = new Spawned();
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
 
     @AfterEach
     void end() {

@@ -56,7 +56,7 @@ class HeldFilesTest {
         Path held = Files.writeString(dir.resolve("held-by-child"), "");
         try (Spawned spawned = new Spawned()) {
             Process p = spawned.start(new ProcessBuilder("sleep", "600").redirectInput(held.toFile()));
-            LinuxOpenFiles files = LinuxOpenFiles.system();
+            LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"));
             Spawned.await(Duration.ofSeconds(60), "the child to hold the file",
                     () -> files.heldFiles(held.toString()).files().stream().anyMatch(f -> f.pid() == p.pid()));
             HeldFilesScan scan = files.heldFiles(held.toString());

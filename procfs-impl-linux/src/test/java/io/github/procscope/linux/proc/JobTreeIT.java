@@ -45,7 +45,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class JobTreeIT {
     private static final String SCRIPT = "sh -c 'sleep 301 & wait' & (sleep 302 &); sleep 303 & echo ready; wait";
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
     private Process root;
     private ProcessKey key;
 

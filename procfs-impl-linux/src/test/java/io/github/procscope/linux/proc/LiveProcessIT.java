@@ -1,5 +1,6 @@
 package io.github.procscope.linux.proc;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessSnapshot;
@@ -32,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LiveProcessIT {
     private static final Duration WAIT = Duration.ofSeconds(30);
 
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
     private final Spawned spawned = new Spawned();
 
     @AfterEach
@@ -74,10 +75,10 @@ class LiveProcessIT {
 
     @Test
     void systemTableIsFoundThroughServiceLoader() {
-        ProcessTable t = ProcessTable.system();
+        ProcessTable t = Procscope.system().processes();
         assertTrue(t instanceof LinuxProcfs);
         assertEquals(Path.of("/proc"), ((LinuxProcfs) t).root());
-        assertSame(t, ProcessTable.system(), "one shared instance");
+        assertSame(t, Procscope.system().processes(), "one shared instance");
     }
 
     @Test

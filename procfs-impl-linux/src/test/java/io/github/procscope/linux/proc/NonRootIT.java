@@ -39,11 +39,11 @@ class NonRootIT {
         Files.setPosixFilePermissions(fixture.resolve("500/cmdline"), PosixFilePermissions.fromString("---------"));
         openUp(tmp);
 
-        Set<String> before = keys(LinuxProcfs.system().snapshot());
+        Set<String> before = keys(LinuxProcfs.at(Path.of("/proc")).snapshot());
         Process p = Unprivileged.java(NonRootProbe.class, fixture.toString()).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "probe finished");
-        Set<String> after = keys(LinuxProcfs.system().snapshot());
+        Set<String> after = keys(LinuxProcfs.at(Path.of("/proc")).snapshot());
         assertEquals(0, p.exitValue(), out);
         Map<String, String> kv = out.lines().filter(l -> l.contains("=")).collect(Collectors.toMap(
                 l -> l.substring(0, l.indexOf('=')), l -> l.substring(l.indexOf('=') + 1), (a, b) -> a));

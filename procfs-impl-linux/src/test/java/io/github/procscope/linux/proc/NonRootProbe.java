@@ -21,7 +21,7 @@ public final class NonRootProbe {
 
     public static void main(String[] args) {
         try {
-            LinuxProcfs live = LinuxProcfs.system();
+            LinuxProcfs live = LinuxProcfs.at(Path.of("/proc"));
             ProcessSnapshot s = live.snapshot(EnumSet.allOf(Facet.class));
             System.out.println("count=" + s.size());
             System.out.println("keys=" + s.processes().stream().map(p -> p.key().pid() + ":" + p.key().startTimeTicks())

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.proc;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Evidence;
@@ -36,7 +37,7 @@ class OomKillLiveIT {
             assertEquals(137, p.exitValue(), "sh exec'd the hog, so its status is the hog's: 128 + SIGKILL");
             long pid = p.pid();
 
-            List<OomKill> kills = LinuxKernelLog.system().oomKills();
+            List<OomKill> kills = Procscope.system().kernelLog().oomKills();
             OomKill k = kills.stream().filter(x -> x.pid() == pid).findFirst()
                     .orElseThrow(() -> new AssertionError("no OOM kill of " + pid + " in " + kills));
             assertEquals("oom_hog", k.comm());
@@ -46,7 +47,7 @@ class OomKillLiveIT {
             assertTrue(anon > LIMIT - (16L << 20) && anon <= LIMIT, "anon-rss near the limit: " + anon);
             assertTrue(k.time().orElseThrow().isAfter(java.time.Instant.now().minus(Duration.ofMinutes(5))));
 
-            Diagnosis d = LinuxDoctor.system().examine(DoctorOptions.defaults().withSampleWindow(Duration.ZERO));
+            Diagnosis d = Procscope.system().doctor().examine(DoctorOptions.defaults().withSampleWindow(Duration.ZERO));
             Finding f = d.of(FindingKind.OOM_KILL).stream().filter(x -> x.pids().equals(List.of(pid))).findFirst()
                     .orElseThrow(() -> new AssertionError("doctor missed the kill of " + pid + ": " + d));
             OomKill kill = ((Evidence.OomKilled) f.evidence()).kill();

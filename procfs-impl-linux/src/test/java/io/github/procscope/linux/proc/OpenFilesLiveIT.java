@@ -1,5 +1,6 @@
 package io.github.procscope.linux.proc;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.DeviceNumber;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.disk.FileSystemUsage;
@@ -38,8 +39,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** {@link LinuxOpenFiles} against processes this test starts, cross-checked with {@code lsof} and {@code df}. */
 class OpenFilesLiveIT {
     private static final long MIB = 1 << 20;
-    private final LinuxOpenFiles files = LinuxOpenFiles.system();
-    private final LinuxSystemResources system = LinuxSystemResources.system();
+    private final LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"));
+    private final LinuxSystemResources system = LinuxSystemResources.at(Path.of("/proc"), Path.of("/sys"));
 
     @Test
     void descriptorsCarryKindFlagsPositionAndSize(@TempDir Path dir) {
@@ -260,7 +261,7 @@ class OpenFilesLiveIT {
 
     @Test
     void serviceLoaderFindsTheLinuxImplementation() {
-        assertInstanceOf(LinuxOpenFiles.class, OpenFiles.system());
+        assertInstanceOf(LinuxOpenFiles.class, Procscope.system().openFiles());
     }
 
     private static void deleteQuietly(Path p) {

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ProcessIoAndFdsIT {
     private static final int WRITTEN = 4_000_000;
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
     private final Spawned spawned = new Spawned();
 
     @AfterEach

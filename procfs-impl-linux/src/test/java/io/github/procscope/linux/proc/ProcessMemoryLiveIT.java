@@ -1,5 +1,6 @@
 package io.github.procscope.linux.proc;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
 import io.github.procscope.api.memory.MemoryMaps;
@@ -31,7 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** {@link LinuxProcessMemory} against processes this test starts, cross-checked with {@code ps} and {@code pmap}. */
 class ProcessMemoryLiveIT {
     private static final long MIB = 1 << 20;
-    private final LinuxProcessMemory memory = LinuxProcessMemory.system();
+    private final LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"));
 
     @Test
     void reservingVszIsNotResidentUntilTouched() {
@@ -193,6 +194,6 @@ class ProcessMemoryLiveIT {
 
     @Test
     void serviceLoaderFindsTheLinuxImplementation() {
-        assertInstanceOf(LinuxProcessMemory.class, ProcessMemory.system());
+        assertInstanceOf(LinuxProcessMemory.class, Procscope.system().memory());
     }
 }

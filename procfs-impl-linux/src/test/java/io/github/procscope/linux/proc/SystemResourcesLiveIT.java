@@ -1,5 +1,6 @@
 package io.github.procscope.linux.proc;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.DeviceNumber;
 import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.disk.DiskStat;
@@ -43,7 +44,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class SystemResourcesLiveIT {
     private static final long MIB = 1 << 20;
-    private final LinuxSystemResources system = LinuxSystemResources.system();
+    private final LinuxSystemResources system = LinuxSystemResources.at(Path.of("/proc"), Path.of("/sys"));
 
     @Test
     void rootFileSystemMatchesDf() {
@@ -291,7 +292,7 @@ class SystemResourcesLiveIT {
 
     @Test
     void serviceLoaderFindsTheLinuxImplementation() {
-        assertInstanceOf(LinuxSystemResources.class, SystemResources.system());
+        assertInstanceOf(LinuxSystemResources.class, Procscope.system().resources());
     }
 
     private static String[] lastLine(String out) {

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.proc;
 
+import java.nio.file.Path;
 import java.util.function.Supplier;
 
 /**
@@ -15,8 +16,8 @@ public final class UnprivilegedReader {
      */
     public static void main(String[] args) {
         long pid = Long.parseLong(args[0]);
-        LinuxProcessMemory memory = LinuxProcessMemory.system();
-        LinuxOpenFiles files = LinuxOpenFiles.system();
+        LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"));
+        LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"));
         print("maps", () -> memory.maps(pid));
         print("smaps", () -> memory.smaps(pid));
         print("totals", () -> memory.totals(pid));

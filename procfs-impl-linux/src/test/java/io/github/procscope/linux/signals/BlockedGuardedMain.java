@@ -1,6 +1,8 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.api.signals.Signal;
 
@@ -12,7 +14,7 @@ import java.util.List;
 /**
  * A guarded program that blocks before its next step boundary: it opens a FIFO that no one writes, which
  * blocks in {@code open(2)} for good. Arguments: the FIFO, then {@code second} (the default escalation),
- * {@code deadline=MILLIS} ({@link PreemptionGuard.Builder#exitUnlessCheckpointedWithin}), or {@code none}
+ * {@code deadline=MILLIS} ({@code PreemptionGuardOptions.withCheckpointDeadline}), or {@code none}
  * (escalation off). A shutdown hook prints "hook ran"; "ready" is printed just before the FIFO is opened.
  */
 public final class BlockedGuardedMain {
@@ -24,13 +26,13 @@ public final class BlockedGuardedMain {
             System.out.println("hook ran");
             System.out.flush();
         }));
-        PreemptionGuard.Builder b = PreemptionGuard.builder().signals(List.of(Signal.TERM, Signal.USR1));
+        PreemptionGuardOptions options = PreemptionGuardOptions.defaults().withSignals(List.of(Signal.TERM, Signal.USR1));
         if (args[1].startsWith("deadline=")) {
-            b.exitUnlessCheckpointedWithin(Duration.ofMillis(Long.parseLong(args[1].substring(9))));
+            options = options.withCheckpointDeadline(Duration.ofMillis(Long.parseLong(args[1].substring(9))));
         } else if (args[1].equals("none")) {
-            b.exitOnSecondSignal(false);
+            options = options.withExitOnSecondSignal(false);
         }
-        PreemptionGuard guard = b.install();
+        PreemptionGuard guard = Procscope.system().preemptionGuard(options);
         guard.addListener(r -> {
             System.out.println("request " + r.signal().name());
             System.out.flush();

@@ -34,7 +34,7 @@ class GracefulStopIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Spawned spawned = new Spawned();
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
 
     @TempDir
     Path tmp;

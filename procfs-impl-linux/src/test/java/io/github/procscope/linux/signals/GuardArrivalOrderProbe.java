@@ -1,6 +1,8 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.linux.sys.NativeWalls;
 
@@ -25,14 +27,14 @@ public final class GuardArrivalOrderProbe {
 
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[0]);
-        Field requests = PreemptionGuard.class.getDeclaredField("requests");
+        Field requests = JvmPreemptionGuard.class.getDeclaredField("requests");
         requests.setAccessible(true);
         int wrong = 0;
         int inverted = 0;
         for (int i = 0; i < rounds; i++) {
             List<Signal> told = Collections.synchronizedList(new ArrayList<>());
-            try (PreemptionGuard guard = PreemptionGuard.builder().signals(List.of(Signal.USR1, Signal.TERM))
-                    .exitOnSecondSignal(false).listener(r -> told.add(r.signal())).install()) {
+            try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(List.of(Signal.USR1, Signal.TERM))
+                    .withExitOnSecondSignal(false).withListener(r -> told.add(r.signal())))) {
                 if (!guard.refused().isEmpty()) {
                     throw new IllegalStateException("refused " + guard.refused());
                 }

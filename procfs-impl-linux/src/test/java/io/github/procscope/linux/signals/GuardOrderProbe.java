@@ -1,10 +1,14 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.signals.Signal;
 
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -18,12 +22,12 @@ public final class GuardOrderProbe {
 
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[0]);
-        LinuxSignals signals = LinuxSignals.system().allowingSelf();
+        LinuxSignals signals = LinuxSignals.using(LinuxProcfs.at(Path.of("/proc"))).allowingSelf();
         ProcessKey self = signals.key(ProcessHandle.current().pid());
         int wrong = 0;
         for (int i = 0; i < rounds; i++) {
-            try (PreemptionGuard guard = PreemptionGuard.builder().signals(List.of(Signal.USR1, Signal.TERM))
-                    .exitOnSecondSignal(false).install()) {
+            try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(List.of(Signal.USR1, Signal.TERM))
+                    .withExitOnSecondSignal(false))) {
                 if (!guard.refused().isEmpty()) {
                     throw new IllegalStateException("refused " + guard.refused());
                 }

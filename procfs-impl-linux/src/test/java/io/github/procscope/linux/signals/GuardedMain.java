@@ -1,7 +1,9 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ public final class GuardedMain {
             System.out.println("hook ran");
             System.out.flush();
         }));
-        PreemptionGuard guard = PreemptionGuard.builder().signals(signals).install();
+        PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(signals));
         System.out.println("pid " + ProcessHandle.current().pid());
         System.out.println("installed " + guard.installed().names());
         for (PreemptionGuard.Refusal r : guard.refused()) {

@@ -80,7 +80,7 @@ class LinuxDispositionsIT {
 
     @Test
     void aNohupSleepIgnoresHangupAndAPlainOneDoesNot() {
-        LinuxProcfs proc = LinuxProcfs.system();
+        LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
         LinuxSignals signals = LinuxSignals.using(proc);
         Process nohup = spawned.start("nohup", "sleep", "1000");
         Process plain = spawned.start("sleep", "1000");
@@ -103,7 +103,7 @@ class LinuxDispositionsIT {
 
     @Test
     void aShellTrapShowsAsCaughtOrIgnored() {
-        LinuxProcfs proc = LinuxProcfs.system();
+        LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
         LinuxSignals signals = LinuxSignals.using(proc);
         Process catching = spawned.start("sh", "-c", "trap 'exit 0' TERM; echo ready; while :; do sleep 1; done");
         Process ignoring = spawned.start("sh", "-c", "trap '' TERM; echo ready; exec sleep 1000");

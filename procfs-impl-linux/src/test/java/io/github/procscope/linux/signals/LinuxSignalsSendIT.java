@@ -1,5 +1,6 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessState;
@@ -14,6 +15,7 @@ import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +33,7 @@ class LinuxSignalsSendIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final Spawned spawned = new Spawned();
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
     private final LinuxSignals signals = LinuxSignals.using(proc);
 
     @AfterEach
@@ -182,9 +184,9 @@ class LinuxSignalsSendIT {
 
     @Test
     void theServiceLoaderFindsTheLinuxImplementation() {
-        Signals s = Signals.system();
+        Signals s = Procscope.system().signals();
         assertInstanceOf(LinuxSignals.class, s);
-        assertSame(s, Signals.system());
+        assertSame(s, Procscope.system().signals());
     }
 
     /** Values outside the pid range. */

@@ -45,7 +45,7 @@ class NotPermittedIT {
                 "needs root to start a child as nobody");
         Assumptions.assumeTrue(Commands.available("setpriv"), "needs setpriv (util-linux)");
         Process target = spawned.start("sleep", "1000");
-        LinuxProcfs proc = LinuxProcfs.system();
+        LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
         Spawned.await(Duration.ofSeconds(30), "sleep", () -> proc.find(target.pid())
                 .map(i -> i.comm().equals("sleep")).orElse(false));
         ProcessKey key = proc.key(target.pid());

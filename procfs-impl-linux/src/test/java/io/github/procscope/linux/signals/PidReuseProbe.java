@@ -10,6 +10,7 @@ import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.signals.LinuxSignals;
 
+import java.nio.file.Path;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
@@ -36,8 +37,8 @@ public final class PidReuseProbe {
         int trials = Integer.parseInt(args[1]);
         boolean stop = args[2].equals("stop");
         boolean ticksOnly = args[2].equals("ticks");
-        LinuxSignals signals = ticksOnly ? LinuxSignals.system().withoutPidfd() : LinuxSignals.system();
-        ProcessTable table = LinuxProcfs.system();
+        LinuxSignals signals = ticksOnly ? LinuxSignals.using(LinuxProcfs.at(Path.of("/proc"))).withoutPidfd() : LinuxSignals.using(LinuxProcfs.at(Path.of("/proc")));
+        ProcessTable table = LinuxProcfs.at(Path.of("/proc"));
         Process helper = new ProcessBuilder(args[0]).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader in = new BufferedReader(new InputStreamReader(helper.getInputStream(), StandardCharsets.UTF_8));
         Writer out = new OutputStreamWriter(helper.getOutputStream(), StandardCharsets.UTF_8);

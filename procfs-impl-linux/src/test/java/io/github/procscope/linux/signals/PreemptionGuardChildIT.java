@@ -30,7 +30,7 @@ class PreemptionGuardChildIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private final Spawned spawned = new Spawned();
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
     private final LinuxSignals signals = LinuxSignals.using(proc);
 
     @TempDir

@@ -1,13 +1,16 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class PreemptionGuardIT {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private final LinuxProcfs proc = LinuxProcfs.system();
+    private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
     private final long self = ProcessHandle.current().pid();
 
     private boolean caught(Signal s) {
@@ -38,8 +41,9 @@ class PreemptionGuardIT {
         List<String> threads = new CopyOnWriteArrayList<>();
         Instant before = Instant.now();
         // A second WINCH follows below: it must not exit this JVM, as a repeat would by default.
-        try (PreemptionGuard guard = PreemptionGuard.builder().signals(List.of(Signal.WINCH)).listener(heard::add)
-                .exitOnSecondSignal(false).install()) {
+        try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults()
+                .withSignals(List.of(Signal.WINCH)).withListener(heard::add)
+                .withExitOnSecondSignal(false))) {
             guard.addListener(r -> threads.add(Thread.currentThread().getName()));
             assertEquals(List.of(Signal.WINCH), guard.installed().signals());
             assertTrue(guard.refused().isEmpty(), guard.refused().toString());
@@ -69,8 +73,9 @@ class PreemptionGuardIT {
 
     @Test
     void signalsTheJvmOwnsOrNoProcessCanCatchAreRefusedWithTheirReason() {
-        try (PreemptionGuard guard = PreemptionGuard.install(Signal.QUIT, Signal.USR2, Signal.SEGV, Signal.BUS,
-                Signal.PIPE, Signal.FPE, Signal.ILL, Signal.KILL, Signal.STOP, Signal.of(40))) {
+        try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults()
+                .withSignals(Signal.QUIT, Signal.USR2, Signal.SEGV, Signal.BUS, Signal.PIPE, Signal.FPE, Signal.ILL,
+                        Signal.KILL, Signal.STOP, Signal.of(40)))) {
             assertTrue(guard.installed().isEmpty(), guard.installed().toString());
             List<PreemptionGuard.Refusal> refused = guard.refused();
             assertEquals(10, refused.size(), refused.toString());
@@ -93,8 +98,8 @@ class PreemptionGuardIT {
 
     @Test
     void oneSignalHasOneGuardAtATime() {
-        try (PreemptionGuard first = PreemptionGuard.install(Signal.WINCH)) {
-            try (PreemptionGuard second = PreemptionGuard.install(Signal.WINCH, Signal.URG)) {
+        try (PreemptionGuard first = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.WINCH))) {
+            try (PreemptionGuard second = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.WINCH, Signal.URG))) {
                 assertEquals(List.of(Signal.URG), second.installed().signals());
                 assertEquals(PreemptionGuard.Reason.ALREADY_GUARDED, second.refused().get(0).reason());
                 assertEquals(Signal.WINCH, second.refused().get(0).signal());
@@ -103,14 +108,14 @@ class PreemptionGuardIT {
             assertTrue(caught(Signal.WINCH), "closing the second guard left the first one's handler alone");
             assertFalse(caught(Signal.URG));
         }
-        try (PreemptionGuard again = PreemptionGuard.install(Signal.WINCH)) {
+        try (PreemptionGuard again = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.WINCH))) {
             assertTrue(again.refused().isEmpty(), "a closed guard frees its signals");
         }
     }
 
     @Test
     void closeIsIdempotentAndAClosedGuardRecordsNothing() throws Exception {
-        PreemptionGuard guard = PreemptionGuard.install(Signal.WINCH);
+        PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.WINCH));
         guard.close();
         guard.close();
         assertTrue(guard.installed().isEmpty());
@@ -124,7 +129,7 @@ class PreemptionGuardIT {
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         List<Throwable> uncaught = new CopyOnWriteArrayList<>();
         Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
-        try (PreemptionGuard guard = PreemptionGuard.install(Signal.WINCH)) {
+        try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.WINCH))) {
             guard.addListener(r -> {
                 throw new IllegalStateException("listener failed");
             });

@@ -1,13 +1,16 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.linux.proc.LinuxProcfs;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,12 +26,12 @@ public final class RefusalProbe {
     }
 
     public static void main(String[] args) throws Exception {
-        PreemptionGuard guard = PreemptionGuard.install(Signal.TERM, Signal.WINCH);
+        PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.TERM, Signal.WINCH));
         if (!guard.refused().isEmpty()) {
             System.out.println("guard refused " + guard.refused());
         }
-        Signals signals = Signals.system();
-        ProcessTable table = LinuxProcfs.system();
+        Signals signals = Procscope.system().signals();
+        ProcessTable table = LinuxProcfs.at(Path.of("/proc"));
         long self = ProcessHandle.current().pid();
         ProcessKey selfKey = table.key(self);
         long parent = table.process(self).ppid();

@@ -1,5 +1,6 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
@@ -9,7 +10,7 @@ import io.github.procscope.api.signals.StopReport;
 import java.time.Duration;
 
 /**
- * A child JVM that sends a signal and tries a stop through {@link Signals#system()} and prints the
+ * A child JVM that sends a signal and tries a stop through {@code Procscope.system().signals()} and prints the
  * outcomes: "send OUTCOME: explanation" and "stop ENDING". Arguments: pid, start ticks, signal.
  * Also reports a failure to load the native library as "unavailable CLASS: message".
  */
@@ -20,7 +21,7 @@ public final class SendProbe {
     public static void main(String[] args) {
         Signals signals;
         try {
-            signals = Signals.system();
+            signals = Procscope.system().signals();
         } catch (RuntimeException e) {
             System.out.println("unavailable " + e.getClass().getSimpleName() + ": " + e.getMessage());
             return;

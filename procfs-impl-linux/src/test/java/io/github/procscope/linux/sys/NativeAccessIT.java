@@ -6,6 +6,7 @@ import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -25,7 +26,7 @@ class NativeAccessIT {
     void bindsTheNativeCLibraryNotThePureJavaFallback() {
         NativeAccess nat = NativeAccess.get();
         assertEquals(ProcessHandle.current().pid(), nat.selfPid());
-        assertEquals(LinuxProcfs.system().process(nat.selfPid()).pgid(), nat.selfProcessGroup());
+        assertEquals(LinuxProcfs.at(Path.of("/proc")).process(nat.selfPid()).pgid(), nat.selfProcessGroup());
         assertTrue(nat.pidfdPossible(), "x86-64 and arm64 have pidfd_open at 434");
         int fd = nat.pidfdOpen(nat.selfPid());
         assertTrue(fd >= 0, "pidfd_open failed: " + fd);

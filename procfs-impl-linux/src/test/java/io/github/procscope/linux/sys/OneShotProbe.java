@@ -1,5 +1,6 @@
 package io.github.procscope.linux.sys;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 
 import java.nio.file.Path;
@@ -15,7 +16,7 @@ public final class OneShotProbe {
 
     /** @param args unused */
     public static void main(String[] args) throws InterruptedException {
-        ProcessTable table = ProcessTable.system();
+        ProcessTable table = Procscope.system().processes();
         table.snapshot();
         System.out.println("one-snapshot-done");
         long deadline = System.nanoTime() + 20_000_000_000L;

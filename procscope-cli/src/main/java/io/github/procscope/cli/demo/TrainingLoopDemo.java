@@ -1,7 +1,9 @@
 package io.github.procscope.cli.demo;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -309,7 +311,7 @@ public final class TrainingLoopDemo {
      * @return 0 when the run completed
      */
     public static int run(Options options, PrintStream out, PrintStream err) {
-        try (PreemptionGuard guard = PreemptionGuard.install(Signal.TERM, Signal.INT, Signal.USR1)) {
+        try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults().withSignals(Signal.TERM, Signal.INT, Signal.USR1))) {
             for (PreemptionGuard.Refusal r : guard.refused()) {
                 err.println("warning: " + r.explanation());
             }

@@ -1,5 +1,6 @@
 package io.github.procscope.cli.lab;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.disk.FileSystemUsage;
 import io.github.procscope.api.files.DeletedFile;
@@ -33,8 +34,8 @@ final class LabSteps {
      * holder ends.
      */
     static void step6Deleted(Lab lab, LabProcesses procs) {
-        SystemResources sys = SystemResources.system();
-        OpenFiles files = OpenFiles.system();
+        SystemResources sys = Procscope.system().resources();
+        OpenFiles files = Procscope.system().openFiles();
         // A name of its own: the scratch directory may be the user's, and nothing in it is touched but this file.
         Path big;
         try {
@@ -137,7 +138,7 @@ final class LabSteps {
         if (!ready.equals("ready")) {
             throw new IllegalStateException("the TERM helper answered '" + ready + "'");
         }
-        Signals signals = Signals.system();
+        Signals signals = Procscope.system().signals();
         ProcessKey key = lab.table().key(helper.pid());
         SendResult term = signals.send(key, Signal.TERM);
         String caught = LabProcesses.readLine(helper);

@@ -1,7 +1,9 @@
 package io.github.procscope.cli.lab;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 
 /**
  * Lab helper for step 7: a JVM that handles TERM (through {@link PreemptionGuard}) and carries on instead
@@ -15,8 +17,8 @@ public final class LabTermSurvivor {
     /** @param args unused */
     public static void main(String[] args) throws InterruptedException {
         // It means to survive every TERM: a second one must not exit, as it would by default.
-        try (PreemptionGuard guard = PreemptionGuard.builder().signals(java.util.List.of(Signal.TERM))
-                .exitOnSecondSignal(false).install()) {
+        try (PreemptionGuard guard = Procscope.system().preemptionGuard(PreemptionGuardOptions.defaults()
+                .withExitOnSecondSignal(false))) {
             guard.addListener(r -> {
                 System.out.println("TERM caught, carrying on");
                 System.out.flush();

@@ -109,7 +109,7 @@ class TrainingLoopDemoIT {
                 "--steps", "100000", "--step-ms", "20", "--checkpoint-every", "1").command();
         long pid = spawned.startNative(out, cmd);
         Spawned.awaitLineInFile(out, TIMEOUT, "step 25"::equals);
-        LinuxProcfs proc = LinuxProcfs.system();
+        LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
         ProcessKey key = proc.key(pid);
 
         StopReport report = LinuxSignals.using(proc).stop(key, StopOptions.defaults().withGracePeriod(TIMEOUT));

@@ -1,5 +1,6 @@
 package io.github.procscope.cli.lab;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.testing.Commands;
 import org.junit.jupiter.api.Assumptions;
@@ -35,7 +36,7 @@ class LabDataSafetyTest {
         Files.write(out.resolve("big.bin"), data);
         Files.writeString(out.resolve("08-notes.md"), "my notes\n");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Lab(out, out, ProcessTable.system()).run());
+                () -> new Lab(out, out, Procscope.system().processes()).run());
         assertTrue(e.getMessage().contains("not empty (2 entries)"), e.getMessage());
         assertArrayEquals(data, Files.readAllBytes(out.resolve("big.bin")));
         assertEquals("my notes\n", Files.readString(out.resolve("08-notes.md")));
@@ -52,7 +53,7 @@ class LabDataSafetyTest {
             byte[] data = userBytes();
             Files.write(scratch.resolve("big.bin"), data); // a user's file where the lab's scratch file once was
             RuntimeException e = assertThrows(RuntimeException.class,
-                    () -> new Lab(out, scratch, ProcessTable.system()).run());
+                    () -> new Lab(out, scratch, Procscope.system().processes()).run());
             assertTrue(e.getMessage().startsWith("disk full: step 6 writes a 64 MiB file"), e.getMessage());
             assertEquals(List.of("big.bin"), list(scratch), "no partial file left");
             assertArrayEquals(data, Files.readAllBytes(scratch.resolve("big.bin")));

@@ -1,5 +1,6 @@
 package io.github.procscope.cli.lab;
 
+import io.github.procscope.api.Procscope;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.procscope.api.ProcessState;
@@ -32,7 +33,7 @@ class LabIT {
             Commands.run("mount", "-t", "tmpfs", "-o", "size=128m", "tmpfs", scratch.toString());
         }
         try {
-            new Lab(out, scratch, ProcessTable.system()).run();
+            new Lab(out, scratch, Procscope.system().processes()).run();
         } finally {
             if (tmpfs) {
                 Commands.run("umount", scratch.toString());
@@ -64,7 +65,7 @@ class LabIT {
                 + j.get("parentPid").asLong() + " Z .*"), read(out, "03-zombie.txt"));
 
         assertNotEquals(j.get("ppidBefore").asLong(), j.get("ppidAfter").asLong());
-        assertEquals(ProcessTable.system().process(1).comm(), j.get("pid1Comm").asText());
+        assertEquals(Procscope.system().processes().process(1).comm(), j.get("pid1Comm").asText());
 
         long vszGrowth = j.get("vszAfterReserveBytes").asLong() - j.get("vszBeforeBytes").asLong();
         long rssOnReserve = j.get("rssAfterReserveBytes").asLong() - j.get("rssBeforeBytes").asLong();
@@ -95,7 +96,7 @@ class LabIT {
         for (String pid : List.of("helperPid", "parentPid", "orphanPid", "holderPid", "signalHelperPid")) {
             long p = j.get(pid).asLong();
             // Ended: gone, or a zombie waiting for its adopter (a PID 1 that is not an init never reaps it).
-            boolean over = ProcessTable.system().find(p).map(i -> i.state() == ProcessState.ZOMBIE).orElse(true);
+            boolean over = Procscope.system().processes().find(p).map(i -> i.state() == ProcessState.ZOMBIE).orElse(true);
             assertTrue(over, pid + " " + p + " was ended");
         }
     }

@@ -1,5 +1,6 @@
 package io.github.procscope.cli.lab;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessState;
@@ -26,14 +27,14 @@ class LabInterruptIT {
     @Test
     void interruptingTheLabEndsItsHelpers(@TempDir Path tmp) throws Exception {
         Path out = tmp.resolve("out");
-        ProcessTable table = ProcessTable.system();
+        ProcessTable table = Procscope.system().processes();
         try (Spawned spawned = new Spawned()) {
             Process lab = spawned.startJava(List.of(), ProcscopeCli.class, "lab", "--out", out.toString());
             Spawned.await(Duration.ofSeconds(60), "step 2 to finish", () -> Files.exists(out.resolve("02-threads.txt")));
             List<Long> helpers = helpersOf(table, lab.pid());
             assertTrue(!helpers.isEmpty(), "the lab has helpers running");
 
-            Signals.system().send(table.key(lab.pid()), Signal.INT);   // Ctrl-C
+            Procscope.system().signals().send(table.key(lab.pid()), Signal.INT);   // Ctrl-C
             Spawned.await(Duration.ofSeconds(60), "the lab to exit", () -> !lab.isAlive());
             assertEquals(130, lab.exitValue(), "ended by SIGINT through its shutdown hooks: 128 + 2");
             for (long h : helpers) {

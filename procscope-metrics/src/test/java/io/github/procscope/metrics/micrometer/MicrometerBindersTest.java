@@ -57,7 +57,7 @@ class MicrometerBindersTest {
     void jobTreeCountsTheJvmAndTheChildrenItStarted() throws Exception {
         MeterRegistry r = new SimpleMeterRegistry();
         // No sharing of snapshots between readings: each reading sees the tree as it is.
-        new JobTreeMetrics(ProcessTable.system(), ProcessHandle.current().pid(), Duration.ZERO, Tags.of("job", "test"))
+        new JobTreeMetrics(Procscope.system().processes(), ProcessHandle.current().pid(), Duration.ZERO, Tags.of("job", "test"))
                 .bindTo(r);
         double before = gauge(r, "procscope_job_processes");
         Process a = new ProcessBuilder("sleep", "60").start();
@@ -94,7 +94,7 @@ class MicrometerBindersTest {
     @Test
     void jobTreeGaugesReachThePrometheusRegistryWithBaseUnits() {
         PrometheusMeterRegistry r = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        new JobTreeMetrics(ProcessTable.system()).bindTo(r);
+        new JobTreeMetrics(Procscope.system().processes()).bindTo(r);
         String text = r.scrape();
         String pid = Long.toString(ProcessHandle.current().pid());
         assertTrue(text.contains("procscope_job_memory_resident_bytes{root_pid=\"" + pid + "\"}"), text);
@@ -106,7 +106,7 @@ class MicrometerBindersTest {
     void gpuRowsFollowTheDevicesOnRefresh() {
         var c = NvmlDouble.reset();
         NvmlDouble.ok(c.ndSetValue(0, "memory.used", 7 * NvmlDouble.GIB));
-        try (Gpus gpus = Gpus.open()) {
+        try (Gpus gpus = Procscope.system().openGpus()) {
             SimpleMeterRegistry simple = new SimpleMeterRegistry();
             PrometheusMeterRegistry prom = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
             GpuMetrics m = new GpuMetrics(gpus);

@@ -1,4 +1,4 @@
-package io.github.procscope.api.signals;
+package io.github.procscope.linux.signals;
 
 import java.util.function.IntConsumer;
 

@@ -1,6 +1,9 @@
-package io.github.procscope.api.gpu;
+package io.github.procscope.nvml;
 
+import io.github.procscope.api.gpu.GpuDevice;
+import io.github.procscope.api.gpu.GpuSample;
 import io.github.procscope.api.gpu.monitor.GpuMonitor;
+import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
 import io.github.procscope.api.gpu.monitor.GpuMonitorListener;
 import io.github.procscope.api.ProcscopeException;
 import org.junit.jupiter.api.Test;
@@ -23,7 +26,7 @@ class GpuMonitorWindowTest {
         for (int i = 0; i < 10; i++) {
             d.next(T0.plusSeconds(60L * i), 0, 2L << 30, null, null);
         }
-        try (GpuMonitor m = GpuMonitor.builder(List.<GpuDevice>of(d)).window(Duration.ofMinutes(5)).build()) {
+        try (GpuMonitor m = new WindowedGpuMonitor(List.<GpuDevice>of(d), GpuMonitorOptions.defaults().withWindow(Duration.ofMinutes(5)))) {
             for (int i = 0; i < 10; i++) {
                 m.sampleNow();
             }
@@ -41,7 +44,7 @@ class GpuMonitorWindowTest {
         for (int i = 0; i < 7; i++) {
             d.next(T0.plusMillis(i), i, 1L, null, null);
         }
-        try (GpuMonitor m = GpuMonitor.builder(List.<GpuDevice>of(d)).maxSamplesPerDevice(4).build()) {
+        try (GpuMonitor m = new WindowedGpuMonitor(List.<GpuDevice>of(d), GpuMonitorOptions.defaults().withMaxSamplesPerDevice(4))) {
             for (int i = 0; i < 7; i++) {
                 m.sampleNow();
             }
@@ -57,12 +60,12 @@ class GpuMonitorWindowTest {
                 .next(T0, 1, 1L, null, null)
                 .fail(new ProcscopeException("transient again"));
         List<String> errors = new ArrayList<>();
-        try (GpuMonitor m = GpuMonitor.builder(List.<GpuDevice>of(d)).listener(new GpuMonitorListener() {
+        try (GpuMonitor m = new WindowedGpuMonitor(List.<GpuDevice>of(d), GpuMonitorOptions.defaults().withListener(new GpuMonitorListener() {
             @Override
             public void onError(GpuDevice device, ProcscopeException error) {
                 errors.add(error.getMessage());
             }
-        }).build()) {
+        }))) {
             assertEquals(List.of(), m.sampleNow());
             assertEquals(1, m.sampleNow().size());
             assertEquals(List.of(), m.sampleNow());
@@ -74,10 +77,11 @@ class GpuMonitorWindowTest {
     @Test
     void badConfigurationIsRefused() {
         FakeDevice d = new FakeDevice(0, "GPU-x");
-        assertThrows(IllegalArgumentException.class, () -> GpuMonitor.builder(List.<GpuDevice>of(d, d)));
-        assertThrows(IllegalArgumentException.class, () -> GpuMonitor.builder(List.<GpuDevice>of(d)).interval(Duration.ZERO));
-        assertThrows(IllegalArgumentException.class, () -> GpuMonitor.builder(List.<GpuDevice>of(d)).window(Duration.ofSeconds(-1)));
-        assertThrows(IllegalArgumentException.class, () -> GpuMonitor.builder(List.<GpuDevice>of(d)).maxSamplesPerDevice(0));
-        assertThrows(NullPointerException.class, () -> GpuMonitor.builder(List.<GpuDevice>of(d)).listener(null));
+        assertThrows(IllegalArgumentException.class,
+                () -> new WindowedGpuMonitor(List.<GpuDevice>of(d, d), GpuMonitorOptions.defaults()));
+        assertThrows(IllegalArgumentException.class, () -> GpuMonitorOptions.defaults().withInterval(Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> GpuMonitorOptions.defaults().withWindow(Duration.ofSeconds(-1)));
+        assertThrows(IllegalArgumentException.class, () -> GpuMonitorOptions.defaults().withMaxSamplesPerDevice(0));
+        assertThrows(NullPointerException.class, () -> GpuMonitorOptions.defaults().withListener(null));
     }
 }

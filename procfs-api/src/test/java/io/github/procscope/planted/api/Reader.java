@@ -1,0 +1,7 @@
+package io.github.procscope.planted.api;
+
+/** A planted service interface, handed out by a side door ({@link SideDoor}). */
+public interface Reader {
+    /** @return something read */
+    String read();
+}
