@@ -16,6 +16,7 @@ import io.github.procscope.api.ProcessStatus;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.ResourceLimits;
 import io.github.procscope.api.ThreadInfo;
 import io.github.procscope.api.UnreadableProcess;
 
@@ -383,12 +384,44 @@ public final class LinuxProcfs implements ProcessTable {
                     status = Optional.of(StatusParser.parse(f, buf.bytes(), buf.length()));
                 }
             }
-            out.add(new ThreadInfo(stat, pid, startTime(stat), status));
+            Optional<ProcessIo> io = Optional.empty();
+            if (facets.contains(Facet.IO)) {
+                Path f = Path.of(dir, "io");
+                ProcBuffer.Result ir = buf.read(f);
+                if (isGone(ir, Path.of(dir))) {
+                    continue;
+                }
+                if (ir == ProcBuffer.Result.OK) {
+                    io = Optional.of(IoParser.parse(() -> f, buf.bytes(), buf.length()));
+                }
+            }
+            Optional<String> wchan = Optional.empty();
+            if (facets.contains(Facet.WCHAN)) {
+                Path f = Path.of(dir, "wchan");
+                ProcBuffer.Result wr = buf.read(f);
+                if (isGone(wr, Path.of(dir))) {
+                    continue;
+                }
+                if (wr == ProcBuffer.Result.OK) {
+                    wchan = WchanParser.parse(buf.bytes(), buf.length());
+                }
+            }
+            out.add(new ThreadInfo(stat, pid, startTime(stat), status, io, wchan));
         }
         if (out.isEmpty()) {
             ReadFailures.requirePresent(pid, pidDir);
         }
         return Collections.unmodifiableList(out);
+    }
+
+    @Override
+    public ResourceLimits limits(long pid) {
+        Pids.requireValid(pid);
+        ProcBuffer buf = new ProcBuffer();
+        String dir = prefix + pid;
+        Path file = Path.of(dir, "limits");
+        buf.readProcessFile(pid, Path.of(dir), file);
+        return LimitsParser.parse(file, buf.bytes(), buf.length());
     }
 
     /**
