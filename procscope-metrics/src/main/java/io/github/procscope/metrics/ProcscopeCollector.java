@@ -65,6 +65,11 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private final Optional<String> gpuUnavailable;
     private final Map<String, GroupTotals> groups = new LinkedHashMap<>();
     private final ProcessCounters counters = new ProcessCounters();
+    private final ThreadFamilies threadFamilies = new ThreadFamilies();
+    /** process-exporter's error counters: scrapes without processes, processes read in part, and not at all. */
+    private long scrapeErrors;
+    private long partialErrors;
+    private long procreadErrors;
     private int nextGroupId;
     private final Map<String, ArrayDeque<double[]>> gpuHistory = new HashMap<>();
     private final Map<String, Long> oomKillsByCgroup = new TreeMap<>();
@@ -126,11 +131,12 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     }
 
     /**
-     * The grouper's facets, the open descriptors and I/O counters of the groups' metrics, and the cgroups too when
+     * The grouper's facets, the open descriptors, I/O counters and status (context switches, swap) of the groups'
+     * metrics, and the cgroups too when
      * GPU memory is reported per process (its owner labels).
      */
     private Set<Facet> facets() {
-        EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO);
+        EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO, Facet.STATUS);
         all.addAll(options.grouper().facets());
         if (options.perPid()) {
             all.add(Facet.CGROUP);
@@ -147,8 +153,10 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             snapshot = sources.processes().snapshot(facets());
         } catch (ProcscopeException e) {
             error("processes");
+            scrapeErrors++;
         }
         if (snapshot != null) {
+            procreadErrors += snapshot.unreadable().size();
             // The tree (an index of every process by pid and by parent) only where something reads it.
             boolean treeFree = options.grouper() instanceof TreeFreeGrouper;
             ProcessTree tree = treeFree && gpus.isEmpty() ? TreeFreeGrouper.NO_TREE : snapshot.tree();
@@ -172,6 +180,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         synchronized (errors) {
             errorCounts = new TreeMap<>(errors);
         }
+        s.ownUnsuffixedCounter("namedprocess_scrape_errors",
+                "Scrapes that collected no process metrics (the process table could not be read).", Labels.EMPTY,
+                scrapeErrors);
+        s.ownUnsuffixedCounter("namedprocess_scrape_partial_errors",
+                "Grouped processes read in part (a file withheld: I/O counters, descriptors, status, limits, threads"
+                        + " or smaps_rollup), counted per process and scrape.", Labels.EMPTY, partialErrors);
+        s.ownUnsuffixedCounter("namedprocess_scrape_procread_errors",
+                "Processes left out of a scrape because their kernel files could not be read.", Labels.EMPTY,
+                procreadErrors);
         errorCounts.forEach((source, n) -> s.ownCounter("procscope_scrape_errors",
                 "Reads that failed during scrapes, by source; that source's series are missing from those scrapes.",
                 Labels.of("source", source), n));
@@ -194,6 +211,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         }
         long[] values = new long[ProcessCounters.WIDTH];
         long[] deltas = new long[ProcessCounters.WIDTH];
+        threadFamilies.begin();
         for (ProcessInfo p : snapshot.processes()) {
             Optional<String> g = grouper.groupOf(p, tree);
             if (g.isPresent()) {
@@ -210,8 +228,12 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 values[3] = p.minorFaults();
                 values[4] = p.io().isPresent() ? p.io().get().storageReadBytes() : 0;
                 values[5] = p.io().isPresent() ? p.io().get().storageWriteBytes() : 0;
+                Optional<io.github.procscope.api.ProcessStatus> st = p.status();
+                values[6] = st.isPresent() ? st.get().voluntaryContextSwitches().orElse(0) : 0;
+                values[7] = st.isPresent() ? st.get().nonvoluntaryContextSwitches().orElse(0) : 0;
                 counters.advance(p.pid(), p.stat().startTimeTicks(), group.totals.id, values, deltas);
                 group.totals.add(deltas);
+                partialErrors += ProcessExporterExtras.add(sources, options, g.get(), p, group.extras, threadFamilies);
             }
         }
         counters.swap();
@@ -277,6 +299,16 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                     l, t.writeBytes);
             s.counter("namedprocess_namegroup_minor_page_faults", "Minor page faults of this group's processes.", l,
                     t.minorFaults);
+            s.counter("namedprocess_namegroup_context_switches",
+                    "Context switches of this group's processes, by type (/proc/PID/status).",
+                    Labels.of("ctxswitchtype", "nonvoluntary", "groupname", name), t.nonvoluntarySwitches);
+            s.counter("namedprocess_namegroup_context_switches",
+                    "Context switches of this group's processes, by type (/proc/PID/status).",
+                    Labels.of("ctxswitchtype", "voluntary", "groupname", name), t.voluntarySwitches);
+            g.extras.write(s, name, options);
+        }
+        if (options.threads()) {
+            threadFamilies.end(s, now.keySet());
         }
     }
 
@@ -297,6 +329,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long virtualBytes;
         long threads;
         long openFds;
+        final ProcessExporterExtras extras = new ProcessExporterExtras();
         final int[] states = new int[5];
         long oldestStartMillis = Long.MAX_VALUE;
 
@@ -339,6 +372,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long minorFaults;
         long readBytes;
         long writeBytes;
+        long voluntarySwitches;
+        long nonvoluntarySwitches;
 
         GroupTotals(int id) {
             this.id = id;
@@ -351,6 +386,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             minorFaults += deltas[3];
             readBytes += deltas[4];
             writeBytes += deltas[5];
+            voluntarySwitches += deltas[6];
+            nonvoluntarySwitches += deltas[7];
         }
     }
 

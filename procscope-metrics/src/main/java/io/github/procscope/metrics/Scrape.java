@@ -67,6 +67,15 @@ final class Scrape {
         }
     }
 
+    /** As {@link #unsuffixedCounter}, even past the cap (the exporter's own error counters). */
+    void ownUnsuffixedCounter(String name, String help, Labels labels, double value) {
+        if (!ScrapeWriter.UNSUFFIXED_COUNTERS.contains(name)) {
+            throw new IllegalArgumentException(name + " is not a counter without suffix");
+        }
+        families.computeIfAbsent(name, n -> new Family(n, help, Kind.UNSUFFIXED_COUNTER)).unknowns
+                .add(UnknownDataPointSnapshot.builder().labels(labels).value(value).build());
+    }
+
     /** Adds a gauge series even past the cap (the exporter's own series, which tell of the cap). */
     void ownGauge(String name, String help, Labels labels, double value) {
         families.computeIfAbsent(name, n -> new Family(n, help, Kind.GAUGE)).gauges

@@ -15,13 +15,13 @@ import java.util.Set;
 /**
  * Writes a scrape in the format a scraper asks for (its {@code Accept} header), as the Prometheus client does, with
  * one difference: dcgm-exporter's counters whose names lack {@code _total} (energy, PCIe replays, remapped rows,
- * ECC totals) are typed {@code counter} in the Prometheus text format under their own names, as dcgm-exporter
+ * ECC totals), and process-exporter's scrape-error counters, are typed {@code counter} in the Prometheus text format under their own names, as dcgm-exporter
  * writes them. The Prometheus client would append {@code _total} to a counter, and OpenMetrics requires that suffix,
  * so those families are untyped in the model and stay {@code unknown} in OpenMetrics: the name dashboards query wins
  * over the type there.
  */
 final class ScrapeWriter {
-    /** dcgm-exporter's counters that carry no {@code _total} suffix. */
+    /** dcgm-exporter's and process-exporter's counters that carry no {@code _total} suffix. */
     static final Set<String> UNSUFFIXED_COUNTERS = Set.of(
             "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
             "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
@@ -30,7 +30,10 @@ final class ScrapeWriter {
             "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL",
             "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",
             "DCGM_FI_DEV_ECC_SBE_AGG_TOTAL",
-            "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL");
+            "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL",
+            "namedprocess_scrape_errors",
+            "namedprocess_scrape_partial_errors",
+            "namedprocess_scrape_procread_errors");
 
     private final ExpositionFormats formats = ExpositionFormats.init();
 
