@@ -30,47 +30,81 @@ final class ProcessExporterExtras {
     private double worstFdRatio;
 
     /**
-     * Adds one process of the group, reading its limits, and its {@code smaps_rollup} and threads where the options
-     * ask for them. A process gone meanwhile adds what the snapshot had of it.
+     * Reads what one process of the group adds beyond the snapshot: its limits, its {@code smaps_rollup} and its
+     * threads where the options ask for them, and its threads' status where it has more than one (the kernel gives
+     * a process's context switches in {@code /proc/PID/status} for its main thread only; process-exporter sums its
+     * threads'). A process gone meanwhile adds what the snapshot had of it.
      *
      * @param sources the readers
      * @param options what to export
-     * @param group   the group's name
      * @param p       the process, as the snapshot read it
-     * @param into    the group's extras
-     * @param threads the per-thread families
-     * @return 1 when a file of the process was withheld or malformed (process-exporter's partial error), else 0
+     * @return what was read
      */
-    static int add(MetricsSources sources, ExporterOptions options, String group, ProcessInfo p,
-                   ProcessExporterExtras into, ThreadFamilies threads) {
-        boolean partial = p.status().isEmpty() || p.io().isEmpty() || p.openFds().isEmpty();
+    static Read read(MetricsSources sources, ExporterOptions options, ProcessInfo p) {
+        Read r = new Read();
+        r.partial = p.status().isEmpty() || p.io().isEmpty() || p.openFds().isEmpty();
         if (p.status().isPresent()) {
             ProcessStatus st = p.status().get();
-            into.swapBytes += st.memory().swapBytes().orElse(0);
+            r.swapBytes = st.memory().swapBytes().orElse(0);
+            r.voluntary = st.voluntaryContextSwitches().orElse(0);
+            r.nonvoluntary = st.nonvoluntaryContextSwitches().orElse(0);
         }
         try {
             if (p.openFds().isPresent()) {
                 OptionalLong soft = sources.processes().limits(p.pid()).openFiles()
                         .map(ResourceLimit::soft).orElse(OptionalLong.empty());
                 if (soft.isPresent() && soft.getAsLong() > 0) {
-                    into.worstFdRatio = Math.max(into.worstFdRatio, p.openFds().getAsInt() / (double) soft.getAsLong());
+                    r.fdRatio = p.openFds().getAsInt() / (double) soft.getAsLong();
                 }
             }
             if (options.gatherSmaps() && sources.memory().isPresent()) {
                 MemoryTotals t = sources.memory().get().totals(p.pid());
-                into.pssBytes += t.pssBytes();
-                into.swapPssBytes += t.counters().swapPssBytes().orElse(0);
+                r.pssBytes = t.pssBytes();
+                r.swapPssBytes = t.counters().swapPssBytes().orElse(0);
             }
-            if (options.threads()) {
-                List<ThreadInfo> list = sources.processes().threads(p.pid(), THREAD_FACETS);
-                threads.add(group, list);
+            if (options.threads() || p.threads() > 1) {
+                r.threads = sources.processes().threads(p.pid(), options.threads() ? THREAD_FACETS
+                        : EnumSet.of(Facet.STATUS));
+                if (p.threads() > 1) {
+                    long voluntary = 0;
+                    long nonvoluntary = 0;
+                    for (ThreadInfo t : r.threads) {
+                        if (t.status().isPresent()) {
+                            voluntary += t.status().get().voluntaryContextSwitches().orElse(0);
+                            nonvoluntary += t.status().get().nonvoluntaryContextSwitches().orElse(0);
+                        }
+                    }
+                    r.voluntary = voluntary;
+                    r.nonvoluntary = nonvoluntary;
+                }
             }
         } catch (NoSuchProcessException e) {
             // Gone since the snapshot: what the snapshot read of it stands.
         } catch (ProcscopeException | UnsupportedOperationException e) {
-            partial = true;
+            r.partial = true;
         }
-        return partial ? 1 : 0;
+        return r;
+    }
+
+    /** What {@link #read} found for one process. */
+    static final class Read {
+        long swapBytes;
+        long pssBytes;
+        long swapPssBytes;
+        double fdRatio;
+        long voluntary;
+        long nonvoluntary;
+        /** The threads, where they were read; else empty. */
+        List<ThreadInfo> threads = List.of();
+        boolean partial;
+    }
+
+    /** Adds one process's reading to the group's. */
+    void add(Read r) {
+        swapBytes += r.swapBytes;
+        pssBytes += r.pssBytes;
+        swapPssBytes += r.swapPssBytes;
+        worstFdRatio = Math.max(worstFdRatio, r.fdRatio);
     }
 
     /** Writes the group's series. */

@@ -228,12 +228,16 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 values[3] = p.minorFaults();
                 values[4] = p.io().isPresent() ? p.io().get().storageReadBytes() : 0;
                 values[5] = p.io().isPresent() ? p.io().get().storageWriteBytes() : 0;
-                Optional<io.github.procscope.api.ProcessStatus> st = p.status();
-                values[6] = st.isPresent() ? st.get().voluntaryContextSwitches().orElse(0) : 0;
-                values[7] = st.isPresent() ? st.get().nonvoluntaryContextSwitches().orElse(0) : 0;
+                ProcessExporterExtras.Read extra = ProcessExporterExtras.read(sources, options, p);
+                values[6] = extra.voluntary;
+                values[7] = extra.nonvoluntary;
                 counters.advance(p.pid(), p.stat().startTimeTicks(), group.totals.id, values, deltas);
                 group.totals.add(deltas);
-                partialErrors += ProcessExporterExtras.add(sources, options, g.get(), p, group.extras, threadFamilies);
+                group.extras.add(extra);
+                partialErrors += extra.partial ? 1 : 0;
+                if (options.threads()) {
+                    threadFamilies.add(g.get(), extra.threads);
+                }
             }
         }
         counters.swap();

@@ -264,16 +264,22 @@ class ProcscopeCollectorFixtureTest {
         Files.writeString(proc.resolve("4100/task/4104/wchan"), "futex_wait_queue");
         Files.writeString(proc.resolve("4100/task/4105/wchan"), "0");
         io(proc.resolve("4100/task/4104"), 0, 8192);
+        Path autograd = proc.resolve("4100/task/4104/status");
+        Files.writeString(autograd, Files.readString(autograd).replace("voluntary_ctxt_switches:\t1500",
+                "voluntary_ctxt_switches:\t2000"));
         var scope = Procscope.at(proc, Fixture.root().resolve("sys"));
         String g = "groupname=\"python3\"";
         ExporterOptions o = options().withThreads(true).withGatherSmaps(true);
         try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(scope.processes())
                 .withMemory(scope.memory()), o)) {
             Exposition e = Exposition.of(c.collect());
-            assertEquals(1500, e.get("namedprocess_namegroup_context_switches_total{ctxswitchtype=\"voluntary\"," + g
-                    + "}"));
-            assertEquals(40, e.get("namedprocess_namegroup_context_switches_total{ctxswitchtype=\"nonvoluntary\","
+            // A process's context switches are its threads' summed (its status has its main thread's only).
+            assertEquals(1500 + 2000 + 1500, e.get("namedprocess_namegroup_context_switches_total{"
+                    + "ctxswitchtype=\"voluntary\"," + g + "}"));
+            assertEquals(3 * 40, e.get("namedprocess_namegroup_context_switches_total{ctxswitchtype=\"nonvoluntary\","
                     + g + "}"));
+            assertEquals(2000, e.get("namedprocess_namegroup_thread_context_switches_total{"
+                    + "ctxswitchtype=\"voluntary\"," + g + ",threadname=\"pt_autograd_0\"}"));
             assertEquals(1024 * 1024, e.get("namedprocess_namegroup_memory_bytes{" + g + ",memtype=\"swapped\"}"));
             assertEquals(1_945_710L * 1024, e.get("namedprocess_namegroup_memory_bytes{" + g
                     + ",memtype=\"proportionalResident\"}"));
@@ -304,7 +310,7 @@ class ProcscopeCollectorFixtureTest {
             Exposition second = Exposition.of(c.collect());
             assertEquals(12288, second.get("namedprocess_namegroup_thread_io_bytes_total{" + g
                     + ",iomode=\"write\",threadname=\"pt_autograd_0\"}"));
-            assertEquals(1500, second.get("namedprocess_namegroup_context_switches_total{"
+            assertEquals(5000, second.get("namedprocess_namegroup_context_switches_total{"
                     + "ctxswitchtype=\"voluntary\"," + g + "}"));
         }
         // Without the switches: no thread families, no proportional memory; swapped and the fd ratio stay.
