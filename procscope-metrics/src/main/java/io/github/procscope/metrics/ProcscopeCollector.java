@@ -66,6 +66,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private final Map<String, GroupTotals> groups = new LinkedHashMap<>();
     private final ProcessCounters counters = new ProcessCounters();
     private final ThreadFamilies threadFamilies = new ThreadFamilies();
+    private final GroupAssignments assignments = new GroupAssignments();
     /** process-exporter's error counters: scrapes without processes, processes read in part, and not at all. */
     private long scrapeErrors;
     private long partialErrors;
@@ -138,6 +139,9 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private Set<Facet> facets() {
         EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO, Facet.STATUS);
         all.addAll(options.grouper().facets());
+        if (options.grouper() instanceof IdentityBoundGrouper) {
+            all.remove(Facet.CMDLINE); // read once per process identity, by the assignments
+        }
         if (options.perPid()) {
             all.add(Facet.CGROUP);
         }
@@ -212,8 +216,9 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long[] values = new long[ProcessCounters.WIDTH];
         long[] deltas = new long[ProcessCounters.WIDTH];
         threadFamilies.begin();
+        assignments.begin();
         for (ProcessInfo p : snapshot.processes()) {
-            Optional<String> g = grouper.groupOf(p, tree);
+            Optional<String> g = groupOf(p, tree);
             if (g.isPresent()) {
                 GroupNow group = now.get(g.get());
                 if (group == null) {
@@ -314,6 +319,19 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         if (options.threads()) {
             threadFamilies.end(s, now.keySet());
         }
+    }
+
+    /** A process's group: once per process identity for a grouper bound to it, else asked at each scrape. */
+    private Optional<String> groupOf(ProcessInfo p, ProcessTree tree) {
+        if (options.grouper() instanceof IdentityBoundGrouper bound) {
+            return assignments.groupOf(p, bound, sources.processes());
+        }
+        return options.grouper().groupOf(p, tree);
+    }
+
+    /** @return how many command lines the collector has read to decide groups (one per process identity) */
+    long commandLinesRead() {
+        return assignments.commandLinesRead();
     }
 
     /** @return the duration in nanoseconds, {@link Long#MAX_VALUE} for one too long for that (292 years) */
@@ -548,7 +566,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long ghostBytes = 0;
         for (GpuUser u : users) {
             long bytes = u.usedMemoryBytes().orElse(0);
-            Optional<String> group = u.process().flatMap(p -> options.grouper().groupOf(p, tree));
+            Optional<String> group = u.process().flatMap(p -> groupOf(p, tree));
             if (group.isPresent()) {
                 byGroup.merge(group.get(), bytes, Long::sum);
             } else {

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -321,6 +322,35 @@ class ProcscopeCollectorFixtureTest {
                 + ",memtype=\"proportionalResident\""));
         assertEquals(1, prefixed(plain, "namedprocess_namegroup_memory_bytes{" + g + ",memtype=\"swapped\""));
         assertEquals(1, prefixed(plain, "namedprocess_namegroup_worst_fd_ratio{" + g));
+    }
+
+    @Test
+    void aProcessGroupIsDecidedOncePerIdentityAndAgainWhenItsCommandNameChanges(@TempDir Path tmp)
+            throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        ExporterOptions o = options().withGrouper(ProcessGrouper.matching(List.of(
+                ProcessGrouper.Rule.parse("workers=pt_data_.*"),
+                ProcessGrouper.Rule.parse("trainer=cmdline:train\\.py"))));
+        String trainer = "namedprocess_namegroup_num_procs{groupname=\"trainer\"}";
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.at(proc,
+                Fixture.root().resolve("sys")).processes()), o)) {
+            assertEquals(1, Exposition.of(c.collect()).get(trainer));
+            long read = c.commandLinesRead();
+            assertTrue(read > 0 && read <= 10, "one command line per user process: " + read);
+            // The command line changes under the same identity and name: the group stays, nothing more is read.
+            Files.write(proc.resolve("4100/cmdline"), "python3\0other.py\0".getBytes(StandardCharsets.UTF_8));
+            assertEquals(1, Exposition.of(c.collect()).get(trainer));
+            assertEquals(1, Exposition.of(c.collect()).get(trainer));
+            assertEquals(read, c.commandLinesRead());
+            // An exec renames it: decided again, on the new command line.
+            Path stat = proc.resolve("4100/stat");
+            Files.writeString(stat, Files.readString(stat).replace("4100 (python3)", "4100 (python3.12)"));
+            Path status = proc.resolve("4100/status");
+            Files.writeString(status, Files.readString(status).replaceFirst("Name:\\s+python3", "Name:\tpython3.12"));
+            assertEquals(0, Exposition.of(c.collect()).get(trainer));
+            assertEquals(read + 1, c.commandLinesRead());
+        }
     }
 
     private static long prefixed(Exposition e, String prefix) {
