@@ -1,8 +1,9 @@
-package io.github.procscope.linux;
+package io.github.procscope.linux.parse;
 
 import io.github.procscope.api.ProcfsParseException;
 import io.github.procscope.api.ResourceLimit;
 import io.github.procscope.api.ResourceLimits;
+import io.github.procscope.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,6 @@
-package io.github.procscope.linux;
+package io.github.procscope.linux.parse;
+
+import io.github.procscope.linux.sys.ByteCursor;
 
 import java.util.Optional;
 
@@ -7,7 +9,7 @@ import java.util.Optional;
  * {@code fs/proc/base.c}): the name of the kernel function the task sleeps in, without a newline, or {@code 0}
  * when it runs or the kernel withholds the name (to a reader that may not ptrace the task).
  */
-final class WchanParser {
+public final class WchanParser {
     private WchanParser() {
     }
 
@@ -16,7 +18,7 @@ final class WchanParser {
      * @param len how many are valid
      * @return the function's name; empty for {@code 0}, an empty file or one of blanks only
      */
-    static Optional<String> parse(byte[] buf, int len) {
+    public static Optional<String> parse(byte[] buf, int len) {
         int from = 0;
         int to = len;
         while (from < to && isBlank(buf[from])) {

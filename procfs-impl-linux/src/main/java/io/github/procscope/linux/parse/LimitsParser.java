@@ -1,7 +1,8 @@
-package io.github.procscope.linux;
+package io.github.procscope.linux.parse;
 
 import io.github.procscope.api.ResourceLimit;
 import io.github.procscope.api.ResourceLimits;
+import io.github.procscope.linux.sys.ByteCursor;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,14 +23,14 @@ import java.util.OptionalLong;
  * A value at or above 2^63 (up to 2^64-2; {@code RLIM_INFINITY} is printed as {@code unlimited}) limits nothing a
  * machine has, and is read as unlimited.
  */
-final class LimitsParser {
+public final class LimitsParser {
     /** The width of the name column, padding included, before the separating space. */
     private static final int NAME_WIDTH = 25;
 
     private LimitsParser() {
     }
 
-    static ResourceLimits parse(Path source, byte[] buf, int len) {
+    public static ResourceLimits parse(Path source, byte[] buf, int len) {
         ByteCursor c = new ByteCursor(source, buf, len);
         if (c.atEnd()) {
             throw c.fail("no heading line");
