@@ -1,12 +1,12 @@
-package io.github.procscope.metrics;
+package io.github.procscope.metrics.family;
 
 import java.util.Arrays;
 
 /**
  * The counters each process had at the last scrape (CPU times, page faults, storage bytes, context switches), so
  * that a group adds what each of its processes used since then: keyed by pid, start time and the group the process
- * was counted in, in flat arrays (no object per process). Two tables: the last scrape's, read, and this scrape's, written; a
- * scrape ends with {@link #swap()}, which forgets every process it did not see. Not thread-safe: the collector's
+ * was counted in, in flat arrays (no object per process). Two tables: the last scrape's, read, and this scrape's,
+ * written; a scrape ends with {@link #swap()}, which forgets every process it did not see. Not thread-safe: the collector's
  * scrapes are serialized.
  */
 final class ProcessCounters {

@@ -1,11 +1,14 @@
-package io.github.procscope.metrics;
+package io.github.procscope.metrics.family;
 
 import io.github.procscope.api.ProcessStatus;
 import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.metrics.model.MetricFamily;
+import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.snapshots.Labels;
 
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -22,7 +25,36 @@ import java.util.TreeMap;
  * of that name come and go. A name no thread of the group has in a scrape is forgotten; seen again, its counters
  * start from what its threads have used (a counter reset to Prometheus). Not thread-safe: scrapes are serialized.
  */
-final class ThreadFamilies {
+public final class ThreadFamilies {
+    /** {@code namedprocess_namegroup_thread_count{threadname}}. */
+    public static final MetricFamily THREAD_COUNT = MetricFamily.gauge("namedprocess_namegroup_thread_count",
+            "Number of threads in this group with this thread name.");
+    /** {@code namedprocess_namegroup_thread_cpu_seconds_total{mode,threadname}}. */
+    public static final MetricFamily THREAD_CPU_SECONDS = MetricFamily.counter(
+            "namedprocess_namegroup_thread_cpu_seconds",
+            "CPU seconds used by this group's threads of this name, by mode.", "seconds");
+    /** {@code namedprocess_namegroup_thread_io_bytes_total{iomode,threadname}}. */
+    public static final MetricFamily THREAD_IO_BYTES = MetricFamily.counter("namedprocess_namegroup_thread_io_bytes",
+            "Bytes this group's threads of this name caused to be read from or written to storage.", "bytes");
+    /** {@code namedprocess_namegroup_thread_major_page_faults_total{threadname}}. */
+    public static final MetricFamily THREAD_MAJOR_PAGE_FAULTS = MetricFamily.counter(
+            "namedprocess_namegroup_thread_major_page_faults",
+            "Major page faults of this group's threads of this name.");
+    /** {@code namedprocess_namegroup_thread_minor_page_faults_total{threadname}}. */
+    public static final MetricFamily THREAD_MINOR_PAGE_FAULTS = MetricFamily.counter(
+            "namedprocess_namegroup_thread_minor_page_faults",
+            "Minor page faults of this group's threads of this name.");
+    /** {@code namedprocess_namegroup_thread_context_switches_total{ctxswitchtype,threadname}}. */
+    public static final MetricFamily THREAD_CONTEXT_SWITCHES = MetricFamily.counter(
+            "namedprocess_namegroup_thread_context_switches",
+            "Context switches of this group's threads of this name, by type.");
+    /** {@code namedprocess_namegroup_threads_wchan{wchan}}. */
+    public static final MetricFamily THREADS_WCHAN = MetricFamily.gauge("namedprocess_namegroup_threads_wchan",
+            "Number of threads in this group sleeping in each kernel function (wchan).");
+    /** Every family of this class, in the order a scrape gives them. */
+    public static final List<MetricFamily> FAMILIES = List.of(THREAD_COUNT, THREAD_CPU_SECONDS, THREAD_IO_BYTES,
+            THREAD_MAJOR_PAGE_FAULTS, THREAD_MINOR_PAGE_FAULTS, THREAD_CONTEXT_SWITCHES, THREADS_WCHAN);
+
     private static final double NANOS = 1_000_000_000.0;
 
     /** Thread counters: user, system ns, major, minor faults, read, write bytes, voluntary, nonvoluntary switches. */
@@ -37,7 +69,7 @@ final class ThreadFamilies {
     private final long[] deltas = new long[ProcessCounters.WIDTH];
 
     /** Starts a scrape. */
-    void begin() {
+    public void begin() {
         countNow.clear();
         wchanNow.clear();
     }
@@ -48,7 +80,7 @@ final class ThreadFamilies {
      * @param group   the group's name
      * @param threads the process's threads, read with their status, I/O counters and wait channel
      */
-    void add(String group, Iterable<ThreadInfo> threads) {
+    public void add(String group, Iterable<ThreadInfo> threads) {
         Map<String, Totals> names = byGroup.computeIfAbsent(group, g -> new HashMap<>());
         Map<String, int[]> counts = countNow.computeIfAbsent(group, g -> new TreeMap<>());
         Map<String, int[]> wchans = wchanNow.computeIfAbsent(group, g -> new TreeMap<>());
@@ -78,7 +110,7 @@ final class ThreadFamilies {
      * @param s        the scrape
      * @param reported the groups this scrape reports
      */
-    void end(Scrape s, Set<String> reported) {
+    public void end(Scrape s, Set<String> reported) {
         counters.swap();
         byGroup.keySet().retainAll(reported);
         for (Map.Entry<String, Map<String, Totals>> g : byGroup.entrySet()) {
@@ -95,32 +127,15 @@ final class ThreadFamilies {
                 String name = n.getKey();
                 Totals t = names.get(name);
                 Labels l = Labels.of("groupname", group, "threadname", name);
-                s.gauge("namedprocess_namegroup_thread_count", "Number of threads in this group with this thread name.",
-                        l, n.getValue()[0]);
-                s.counter("namedprocess_namegroup_thread_cpu_seconds",
-                        "CPU seconds used by this group's threads of this name, by mode.",
-                        Labels.of("groupname", group, "mode", "user", "threadname", name), t.userNanos / NANOS);
-                s.counter("namedprocess_namegroup_thread_cpu_seconds",
-                        "CPU seconds used by this group's threads of this name, by mode.",
-                        Labels.of("groupname", group, "mode", "system", "threadname", name), t.systemNanos / NANOS);
-                s.counter("namedprocess_namegroup_thread_io_bytes",
-                        "Bytes this group's threads of this name caused to be read from or written to storage.",
-                        Labels.of("groupname", group, "iomode", "read", "threadname", name), t.readBytes);
-                s.counter("namedprocess_namegroup_thread_io_bytes",
-                        "Bytes this group's threads of this name caused to be read from or written to storage.",
-                        Labels.of("groupname", group, "iomode", "write", "threadname", name), t.writeBytes);
-                s.counter("namedprocess_namegroup_thread_major_page_faults",
-                        "Major page faults of this group's threads of this name.", l, t.majorFaults);
-                s.counter("namedprocess_namegroup_thread_minor_page_faults",
-                        "Minor page faults of this group's threads of this name.", l, t.minorFaults);
-                s.counter("namedprocess_namegroup_thread_context_switches",
-                        "Context switches of this group's threads of this name, by type.",
-                        Labels.of("ctxswitchtype", "nonvoluntary", "groupname", group, "threadname", name),
-                        t.nonvoluntary);
-                s.counter("namedprocess_namegroup_thread_context_switches",
-                        "Context switches of this group's threads of this name, by type.",
-                        Labels.of("ctxswitchtype", "voluntary", "groupname", group, "threadname", name),
-                        t.voluntary);
+                s.add(THREAD_COUNT, l, n.getValue()[0]);
+                s.add(THREAD_CPU_SECONDS, labels(group, "mode", "user", name), t.userNanos / NANOS);
+                s.add(THREAD_CPU_SECONDS, labels(group, "mode", "system", name), t.systemNanos / NANOS);
+                s.add(THREAD_IO_BYTES, labels(group, "iomode", "read", name), t.readBytes);
+                s.add(THREAD_IO_BYTES, labels(group, "iomode", "write", name), t.writeBytes);
+                s.add(THREAD_MAJOR_PAGE_FAULTS, l, t.majorFaults);
+                s.add(THREAD_MINOR_PAGE_FAULTS, l, t.minorFaults);
+                s.add(THREAD_CONTEXT_SWITCHES, labels(group, "ctxswitchtype", "nonvoluntary", name), t.nonvoluntary);
+                s.add(THREAD_CONTEXT_SWITCHES, labels(group, "ctxswitchtype", "voluntary", name), t.voluntary);
             }
         }
         for (Map.Entry<String, Map<String, int[]>> g : wchanNow.entrySet()) {
@@ -128,9 +143,7 @@ final class ThreadFamilies {
                 continue;
             }
             for (Map.Entry<String, int[]> w : g.getValue().entrySet()) {
-                s.gauge("namedprocess_namegroup_threads_wchan",
-                        "Number of threads in this group sleeping in each kernel function (wchan).",
-                        Labels.of("groupname", g.getKey(), "wchan", w.getKey()), w.getValue()[0]);
+                s.add(THREADS_WCHAN, Labels.of("groupname", g.getKey(), "wchan", w.getKey()), w.getValue()[0]);
             }
         }
         for (Iterator<Map<String, Totals>> it = byGroup.values().iterator(); it.hasNext(); ) {
@@ -138,6 +151,10 @@ final class ThreadFamilies {
                 it.remove();
             }
         }
+    }
+
+    private static Labels labels(String group, String key, String value, String threadName) {
+        return Labels.of("groupname", group, key, value, "threadname", threadName);
     }
 
     /** One group's counters for one thread name. */
