@@ -22,6 +22,7 @@ public record ResourceLimits(List<ResourceLimit> limits) {
      * @return that limit, if the kernel printed it
      */
     public Optional<ResourceLimit> find(String name) {
+        java.util.Objects.requireNonNull(name, "name");
         for (ResourceLimit l : limits) {
             if (l.name().equals(name)) {
                 return Optional.of(l);
