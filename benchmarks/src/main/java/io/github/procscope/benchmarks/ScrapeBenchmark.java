@@ -6,6 +6,7 @@ import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.metrics.ExporterOptions;
 import io.github.procscope.metrics.MetricsSources;
+import io.github.procscope.metrics.ProcessGrouper;
 import io.github.procscope.metrics.ProcscopeCollector;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -42,6 +43,9 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code scrape}: the collector (groups by command name with their open descriptors and I/O counters,
  *       zombies) and the Prometheus text rendering of its answer: the body of {@code /metrics}, as
  *       {@code procscope serve} answers it by default</li>
+ *   <li>{@code scrapeRules}: the same with the groups of two rules, one on the command name and one on the
+ *       command line ({@code --group-by 'idle=cmdline:idle' --group-by 'other=.*'}): the group of a process is
+ *       decided when it is first seen, so a scrape reads no command line of a process seen before</li>
  *   <li>{@code scrapeWithDeletedFiles}: the same plus the deleted-but-open files scan in the scrape
  *       ({@code --deleted-files-every 0}; by default {@code serve} scans on a thread of its own)</li>
  * </ul>
@@ -64,6 +68,7 @@ public class ScrapeBenchmark {
     private ProcessTable table;
     private ProcscopeCollector processes;
     private ProcscopeCollector withDeleted;
+    private ProcscopeCollector rules;
     private final ByteArrayOutputStream body = new ByteArrayOutputStream(1 << 20);
     private final PrometheusTextFormatWriter writer = PrometheusTextFormatWriter.create();
     private NativeParts.Floor floor;
@@ -78,6 +83,9 @@ public class ScrapeBenchmark {
         ExporterOptions options = ExporterOptions.defaults().withHostname("bench");
         processes = new ProcscopeCollector(MetricsSources.of(table), options);
         withDeleted = new ProcscopeCollector(MetricsSources.of(table).withOpenFiles(Procscope.system().openFiles()), options);
+        rules = new ProcscopeCollector(MetricsSources.of(table), options.withGrouper(ProcessGrouper.matching(
+                java.util.List.of(ProcessGrouper.Rule.parse("idle=cmdline:idle"),
+                        ProcessGrouper.Rule.parse("other=.*")))));
         floor = NativeParts.floor();
         floorCapacity = fleetSize + 8192;
         floorRecords = new Memory(floorCapacity * floor.pf_scraped_size());
@@ -104,6 +112,7 @@ public class ScrapeBenchmark {
     public void tearDown() {
         processes.close();
         withDeleted.close();
+        rules.close();
         if (fleet != null) {
             fleet.close();
         }
@@ -135,6 +144,17 @@ public class ScrapeBenchmark {
     public int scrape() throws IOException {
         body.reset();
         writer.write(body, processes.collect(), EscapingScheme.ALLOW_UTF8);
+        return body.size();
+    }
+
+    /**
+     * @return the bytes of one {@code /metrics} body with the groups of command-name and command-line rules
+     * @throws IOException never (the body is in memory)
+     */
+    @Benchmark
+    public int scrapeRules() throws IOException {
+        body.reset();
+        writer.write(body, rules.collect(), EscapingScheme.ALLOW_UTF8);
         return body.size();
     }
 

@@ -27,5 +27,10 @@ public enum Facet {
      * ({@link ProcessInfo#openFds()}). No link is read: on Linux 6.2+ the count is the size the kernel gives the
      * directory, elsewhere the directory is listed; the caller's own processes unless it is root.
      */
-    FDS
+    FDS,
+    /**
+     * {@code /proc/PID/task/TID/wchan}, for {@link ProcessTable#threads(long, java.util.Set)} only: the kernel
+     * function each thread sleeps in ({@link ThreadInfo#wchan()}). A process snapshot does not read it.
+     */
+    WCHAN
 }

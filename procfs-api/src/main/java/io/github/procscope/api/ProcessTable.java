@@ -194,11 +194,24 @@ public interface ProcessTable {
      * {@return its threads, ascending by thread id; threads that exit while being read are left out}
      *
      * @param pid    a process id
-     * @param facets {@link Facet#STATUS} to read each thread's own status (its signal masks);
-     *               {@link Facet#CMDLINE} is ignored (threads share the process's)
+     * @param facets {@link Facet#STATUS} to read each thread's own status (its signal masks, its context
+     *               switches), {@link Facet#IO} its own I/O counters, {@link Facet#WCHAN} the kernel function it
+     *               sleeps in; {@link Facet#CMDLINE} is ignored (threads share the process's)
      * @throws NoSuchProcessException if the process does not exist
      */
     List<ThreadInfo> threads(long pid, Set<Facet> facets);
+
+    /**
+     * {@return the resource limits of a process, from {@code /proc/PID/limits}}
+     *
+     * @param pid a process id
+     * @throws NoSuchProcessException        if it does not exist
+     * @throws ProcessAccessDeniedException  if the kernel refuses to show them
+     * @throws UnsupportedOperationException if this implementation cannot read limits
+     */
+    default ResourceLimits limits(long pid) {
+        throw new UnsupportedOperationException("this process table does not read resource limits");
+    }
 
     /** {@return when the system booted ({@code btime} in {@code /proc/stat})} */
     Instant bootTime();

@@ -13,14 +13,34 @@ import java.util.Optional;
  * @param startTime when the thread started
  * @param status    {@code /proc/PID/task/TID/status}, present only when {@link Facet#STATUS} was asked
  *                  for and could be read; its signal masks are this thread's own
+ * @param io        {@code /proc/PID/task/TID/io}: this thread's own I/O counters, present only when {@link Facet#IO}
+ *                  was asked for and the kernel showed them (the process's owner and root only)
+ * @param wchan     {@code /proc/PID/task/TID/wchan}: the kernel function the thread sleeps in, present only when
+ *                  {@link Facet#WCHAN} was asked for and the thread sleeps in a named function; empty for a thread
+ *                  that runs (the kernel prints {@code 0}) or where the kernel withholds it
  */
-public record ThreadInfo(ProcessStat stat, long tgid, Instant startTime, Optional<ProcessStatus> status) {
+public record ThreadInfo(ProcessStat stat, long tgid, Instant startTime, Optional<ProcessStatus> status,
+                         Optional<ProcessIo> io, Optional<String> wchan) {
 
     /** Checks that no component is null. */
     public ThreadInfo {
         Objects.requireNonNull(stat, "stat");
         Objects.requireNonNull(startTime, "startTime");
         Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(io, "io");
+        Objects.requireNonNull(wchan, "wchan");
+    }
+
+    /**
+     * A thread read without its I/O counters and wait channel.
+     *
+     * @param stat      see the record's components
+     * @param tgid      see the record's components
+     * @param startTime see the record's components
+     * @param status    see the record's components
+     */
+    public ThreadInfo(ProcessStat stat, long tgid, Instant startTime, Optional<ProcessStatus> status) {
+        this(stat, tgid, startTime, status, Optional.empty(), Optional.empty());
     }
 
     /** {@return the thread id} */

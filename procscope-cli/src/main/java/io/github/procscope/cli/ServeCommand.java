@@ -69,6 +69,14 @@ final class ServeCommand implements Callable<Integer> {
                     + " dropped; groups of NAME=REGEX rules always stay (default: 5m).")
     Duration groupRetention = ExporterOptions.DEFAULT_GROUP_RETENTION;
 
+    @Option(names = "--threads", description = "Also report each group's threads by thread name and wait channel,"
+            + " as process-exporter's -threads does (namedprocess_namegroup_thread_*, _threads_wchan).")
+    boolean threads;
+
+    @Option(names = "--gather-smaps", description = "Also read each grouped process's smaps_rollup for the memory"
+            + " types proportionalResident and proportionalSwapped, as process-exporter's -gather-smaps does.")
+    boolean gatherSmaps;
+
     @Option(names = "--no-doctor", description = "No findings, no OOM kills.")
     boolean noDoctor;
 
@@ -89,8 +97,12 @@ final class ServeCommand implements Callable<Integer> {
         ExporterOptions options = ExporterOptions.defaults().withGrouper(grouper).withPerPid(perPid)
                 .withSeriesCap(seriesCap).withDeletedFilesEvery(deletedFilesEvery).withGroupRetention(groupRetention)
                 .withDoctor(doctorEvery, DoctorOptions.defaults().withSampleWindow(Duration.ofSeconds(1))
-                        .withSubreapers(Set.copyOf(subreapers)));
+                        .withSubreapers(Set.copyOf(subreapers)))
+                .withThreads(threads).withGatherSmaps(gatherSmaps);
         MetricsSources sources = MetricsSources.of(ctx.procfs()).withOpenFiles(ctx.openFiles());
+        if (gatherSmaps) {
+            sources = sources.withMemory(ctx.memory());
+        }
         if (!noGpu) {
             sources = sources.withGpus(ctx::openGpus);
         }

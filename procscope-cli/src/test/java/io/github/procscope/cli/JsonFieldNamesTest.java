@@ -172,7 +172,7 @@ class JsonFieldNamesTest {
         assertNames("tree-900", tree().with(ProcessSnapshot.class).tool("leftOut").field("unreadable", JsonNames.of(UnreadableProcess.class)));
         assertNames("threads-4100", JsonNames.of(ThreadInfo.class, ProcessStat.class)
                 .omits(ThreadInfo.class, "a thread row carries ps -L's columns; the raw records are the library's",
-                        "tgid", "startTime", "stat", "status")
+                        "tgid", "startTime", "stat", "status", "io", "wchan")
                 .omits(ProcessStat.class, "a thread row carries ps -L's columns; the rest of /proc/PID/task/TID/stat "
                         + "is the library's ProcessStat", statLeftOut()));
         assertNames("signals-4100", JsonNames.of(Dispositions.class, SignalMasks.class, ProcessInfo.class)

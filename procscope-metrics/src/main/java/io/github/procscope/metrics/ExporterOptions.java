@@ -32,10 +32,19 @@ import java.util.Objects;
  *                     {@code NAME=REGEX} rules) are never forgotten. A forgotten group that comes back is a new
  *                     group: its counters start again from what its processes have used, which Prometheus reads
  *                     as a counter reset
+ * @param threads      whether each group's threads are reported by thread name, as process-exporter's
+ *                     {@code -threads} does ({@code namedprocess_namegroup_thread_*} and
+ *                     {@code namedprocess_namegroup_threads_wchan}): four more files read per thread of every
+ *                     grouped process, so off by default (process-exporter has it on)
+ * @param gatherSmaps  whether each grouped process's {@code /proc/PID/smaps_rollup} is read for the memory types
+ *                     {@code proportionalResident} and {@code proportionalSwapped}, as process-exporter's
+ *                     {@code -gather-smaps} does: one more file per grouped process, whose reading costs the kernel
+ *                     a walk of the process's mappings, so off by default (process-exporter has it on)
  */
 public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int seriesCap, String hostname,
                               IdleHoldingRule idleRule, Duration doctorEvery, DoctorOptions doctorOptions,
-                              Duration deletedFilesEvery, Duration groupRetention) {
+                              Duration deletedFilesEvery, Duration groupRetention, boolean threads,
+                              boolean gatherSmaps) {
 
     /** The default series cap: ample for a node with thousands of processes grouped by command. */
     public static final int DEFAULT_SERIES_CAP = 10_000;
@@ -68,6 +77,26 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
         if (groupRetention.isNegative()) {
             throw new IllegalArgumentException("the group retention must not be negative: " + groupRetention);
         }
+    }
+
+    /**
+     * Options without the per-thread families and without {@code smaps_rollup}.
+     *
+     * @param grouper           see the record's components
+     * @param perPid            see the record's components
+     * @param seriesCap         see the record's components
+     * @param hostname          see the record's components
+     * @param idleRule          see the record's components
+     * @param doctorEvery       see the record's components
+     * @param doctorOptions     see the record's components
+     * @param deletedFilesEvery see the record's components
+     * @param groupRetention    see the record's components
+     */
+    public ExporterOptions(ProcessGrouper grouper, boolean perPid, int seriesCap, String hostname,
+                           IdleHoldingRule idleRule, Duration doctorEvery, DoctorOptions doctorOptions,
+                           Duration deletedFilesEvery, Duration groupRetention) {
+        this(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions, deletedFilesEvery,
+                groupRetention, false, false);
     }
 
     /**
@@ -122,7 +151,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withGrouper(ProcessGrouper g) {
         return new ExporterOptions(g, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery, groupRetention);
+                deletedFilesEvery, groupRetention, threads, gatherSmaps);
     }
 
     /**
@@ -131,7 +160,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withPerPid(boolean on) {
         return new ExporterOptions(grouper, on, seriesCap, hostname, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery, groupRetention);
+                deletedFilesEvery, groupRetention, threads, gatherSmaps);
     }
 
     /**
@@ -140,7 +169,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withSeriesCap(int cap) {
         return new ExporterOptions(grouper, perPid, cap, hostname, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery, groupRetention);
+                deletedFilesEvery, groupRetention, threads, gatherSmaps);
     }
 
     /**
@@ -149,7 +178,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withHostname(String name) {
         return new ExporterOptions(grouper, perPid, seriesCap, name, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery, groupRetention);
+                deletedFilesEvery, groupRetention, threads, gatherSmaps);
     }
 
     /**
@@ -158,7 +187,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withIdleRule(IdleHoldingRule rule) {
         return new ExporterOptions(grouper, perPid, seriesCap, hostname, rule, doctorEvery, doctorOptions,
-                deletedFilesEvery, groupRetention);
+                deletedFilesEvery, groupRetention, threads, gatherSmaps);
     }
 
     /**
@@ -168,7 +197,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withDoctor(Duration every, DoctorOptions options) {
         return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, every, options,
-                deletedFilesEvery, groupRetention);
+                deletedFilesEvery, groupRetention, threads, gatherSmaps);
     }
 
     /**
@@ -179,7 +208,7 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withDeletedFilesEvery(Duration every) {
         return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions, every,
-                groupRetention);
+                groupRetention, threads, gatherSmaps);
     }
 
     /**
@@ -189,7 +218,26 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
      */
     public ExporterOptions withGroupRetention(Duration retention) {
         return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions,
-                deletedFilesEvery, retention);
+                deletedFilesEvery, retention, threads, gatherSmaps);
+    }
+
+    /**
+     * @param on whether each group's threads are reported by thread name (process-exporter's {@code -threads})
+     * @return these options with it
+     */
+    public ExporterOptions withThreads(boolean on) {
+        return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions,
+                deletedFilesEvery, groupRetention, on, gatherSmaps);
+    }
+
+    /**
+     * @param on whether grouped processes' {@code smaps_rollup} is read for proportional memory
+     *           (process-exporter's {@code -gather-smaps})
+     * @return these options with it
+     */
+    public ExporterOptions withGatherSmaps(boolean on) {
+        return new ExporterOptions(grouper, perPid, seriesCap, hostname, idleRule, doctorEvery, doctorOptions,
+                deletedFilesEvery, groupRetention, threads, on);
     }
 
     /** @return this machine's host name, or {@code localhost} when it cannot be found */

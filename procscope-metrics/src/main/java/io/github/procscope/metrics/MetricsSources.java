@@ -4,6 +4,7 @@ import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.memory.ProcessMemory;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -18,9 +19,11 @@ import java.util.function.Supplier;
  * @param gpus      opens the GPUs ({@code Procscope::openGpus}); called once, when the collector is
  *                  built; a {@link io.github.procscope.api.gpu.GpuUnavailableException} means no GPU metrics
  * @param doctor    the doctor, for findings by kind and severity and OOM kills per cgroup
+ * @param memory    the memory reader, for the proportional memory types of the groups
+ *                  ({@link ExporterOptions#gatherSmaps()})
  */
 public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFiles, Optional<Supplier<Gpus>> gpus,
-                             Optional<Doctor> doctor) {
+                             Optional<Doctor> doctor, Optional<ProcessMemory> memory) {
 
     /** Checks that no component is null. */
     public MetricsSources {
@@ -28,6 +31,20 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
         Objects.requireNonNull(openFiles, "openFiles");
         Objects.requireNonNull(gpus, "gpus");
         Objects.requireNonNull(doctor, "doctor");
+        Objects.requireNonNull(memory, "memory");
+    }
+
+    /**
+     * Sources without a memory reader.
+     *
+     * @param processes see the record's components
+     * @param openFiles see the record's components
+     * @param gpus      see the record's components
+     * @param doctor    see the record's components
+     */
+    public MetricsSources(ProcessTable processes, Optional<OpenFiles> openFiles, Optional<Supplier<Gpus>> gpus,
+                          Optional<Doctor> doctor) {
+        this(processes, openFiles, gpus, doctor, Optional.empty());
     }
 
     /**
@@ -35,7 +52,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return sources with the process table only
      */
     public static MetricsSources of(ProcessTable processes) {
-        return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty());
+        return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /**
@@ -43,7 +60,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withOpenFiles(OpenFiles files) {
-        return new MetricsSources(processes, Optional.of(files), gpus, doctor);
+        return new MetricsSources(processes, Optional.of(files), gpus, doctor, memory);
     }
 
     /**
@@ -51,7 +68,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withGpus(Supplier<Gpus> opener) {
-        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor);
+        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor, memory);
     }
 
     /**
@@ -59,6 +76,14 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withDoctor(Doctor d) {
-        return new MetricsSources(processes, openFiles, gpus, Optional.of(d));
+        return new MetricsSources(processes, openFiles, gpus, Optional.of(d), memory);
+    }
+
+    /**
+     * @param m the memory reader
+     * @return these sources with it
+     */
+    public MetricsSources withMemory(ProcessMemory m) {
+        return new MetricsSources(processes, openFiles, gpus, doctor, Optional.of(m));
     }
 }

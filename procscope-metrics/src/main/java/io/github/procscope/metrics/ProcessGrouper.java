@@ -152,7 +152,7 @@ public interface ProcessGrouper {
         }
         Set<String> declared = Set.copyOf(names);
         Set<Facet> facets = cmdline ? Set.of(Facet.CMDLINE) : Set.of();
-        return new TreeFreeGrouper() {
+        return new IdentityBoundGrouper() {
             @Override
             public Optional<String> groupOf(ProcessInfo process, ProcessTree tree) {
                 if (process.isKernelThread()) {

@@ -1,6 +1,7 @@
 package io.github.procscope.metrics;
 
 import io.github.procscope.api.Facet;
+import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.ProcscopeException;
@@ -17,6 +18,7 @@ import io.github.procscope.metrics.family.GpuMemoryAttribution;
 import io.github.procscope.metrics.family.NvlinkRates;
 import io.github.procscope.metrics.family.OomKills;
 import io.github.procscope.metrics.family.ProcessGroups;
+import io.github.procscope.metrics.family.ProcessReading;
 import io.github.procscope.metrics.family.ScrapeHealth;
 import io.github.procscope.metrics.family.Zombies;
 import io.github.procscope.metrics.model.Scrape;
@@ -58,6 +60,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     private final Optional<String> gpuUnavailable;
     private final ScrapeHealth health = new ScrapeHealth();
     private final ProcessGroups groups;
+    private final ProcessReading.Reader reader;
+    private final GroupAssignments assignments = new GroupAssignments();
     private final GpuIdleHolding idleHolding;
     private final Optional<DeletedOpenFiles> deletedFiles;
     private final Optional<DoctorFindings> doctor;
@@ -96,6 +100,8 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         this.options = Objects.requireNonNull(options, "options");
         Objects.requireNonNull(notices, "notices");
         this.groups = new ProcessGroups(options.seriesCap(), options.groupRetention(), nanoClock);
+        this.reader = new ProcessReading.Reader(sources.processes(),
+                options.gatherSmaps() ? sources.memory() : Optional.empty(), options.threads());
         this.idleHolding = new GpuIdleHolding(options.idleRule());
         this.deletedFiles = sources.openFiles().map(f -> new DeletedOpenFiles(f, options.deletedFilesEvery(), health));
         OomKills oomKills = new OomKills(options.seriesCap(), options.groupRetention(), nanoClock);
@@ -123,12 +129,15 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     }
 
     /**
-     * The grouper's facets, the open descriptors and I/O counters of the groups' metrics, and the cgroups too when
-     * GPU memory is reported per process (its owner labels).
+     * The grouper's facets, the open descriptors, I/O counters and status (context switches, swap) of the groups'
+     * metrics, and the cgroups too when GPU memory is reported per process (its owner labels).
      */
     private Set<Facet> facets() {
-        EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO);
+        EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO, Facet.STATUS);
         all.addAll(options.grouper().facets());
+        if (options.grouper() instanceof IdentityBoundGrouper) {
+            all.remove(Facet.CMDLINE); // read once per process identity, by the assignments
+        }
         if (options.perPid()) {
             all.add(Facet.CGROUP);
         }
@@ -144,14 +153,18 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             snapshot = sources.processes().snapshot(facets());
         } catch (ProcscopeException e) {
             health.error("processes");
+            groups.scrapeFailed();
         }
         if (snapshot != null) {
+            groups.unreadable(snapshot.unreadable().size());
             // The tree (an index of every process by pid and by parent) only where something reads it.
             boolean treeFree = options.grouper() instanceof TreeFreeGrouper;
             ProcessTree tree = treeFree && gpus.isEmpty() ? TreeFreeGrouper.NO_TREE : snapshot.tree();
             ProcessTree groupTree = treeFree ? TreeFreeGrouper.NO_TREE : tree;
             ProcessGrouper grouper = options.grouper();
-            groups.collect(s, snapshot.processes(), grouper.declaredGroups(), p -> grouper.groupOf(p, groupTree));
+            assignments.begin();
+            groups.collect(s, snapshot.processes(), grouper.declaredGroups(), p -> groupOf(p, groupTree),
+                    Optional.of(reader));
             Zombies.collect(s, snapshot.processes());
             if (gpus.isPresent()) {
                 gpus(s, gpus.get(), snapshot, tree);
@@ -162,6 +175,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         droppedTotal += s.dropped();
         lastDurationSeconds = (System.nanoTime() - start) / (double) NANOS;
         health.collect(s, lastDurationSeconds, droppedTotal, options.seriesCap());
+        groups.collectErrors(s);
         return s.build();
     }
 
@@ -182,12 +196,25 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
                 DeviceReading r = DeviceReading.of(d, nvlinkRates, sampler.last(d.uuid()));
                 DcgmDevices.collect(s, r, DcgmDevices.labels(d, options.hostname(), driver, Labels.EMPTY));
                 idleHolding.collect(s, d, r.sample());
-                GpuMemoryAttribution.collect(s, d, snapshot, p -> options.grouper().groupOf(p, tree),
+                GpuMemoryAttribution.collect(s, d, snapshot, p -> groupOf(p, tree),
                         options.perPid(), options.doctorOptions().subreapers());
             } catch (ProcscopeException e) {
                 health.error("gpu");
             }
         }
+    }
+
+    /** A process's group: once per process identity for a grouper bound to it, else asked at each scrape. */
+    private Optional<String> groupOf(ProcessInfo p, ProcessTree tree) {
+        if (options.grouper() instanceof IdentityBoundGrouper bound) {
+            return assignments.groupOf(p, bound, sources.processes());
+        }
+        return options.grouper().groupOf(p, tree);
+    }
+
+    /** @return how many command lines the collector has read to decide groups (one per process identity) */
+    long commandLinesRead() {
+        return assignments.commandLinesRead();
     }
 
     /** @return how long the last scrape took to read the machine */

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -248,6 +249,114 @@ class ProcscopeCollectorFixtureTest {
         }
     }
 
+    @Test
+    void processExporterFamiliesContextSwitchesSwapFdRatioProportionalMemoryAndThreads(@TempDir Path tmp)
+            throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        // python3 4100: 3 descriptors under a soft limit of 4; its thread pt_autograd_0 sleeps in a futex and
+        // has written 8 KiB; its thread pin_memory runs (wchan 0).
+        for (int fd = 0; fd < 3; fd++) {
+            Files.createDirectories(proc.resolve("4100/fd")).resolve(Integer.toString(fd)).toFile().createNewFile();
+        }
+        Files.writeString(proc.resolve("4100/limits"), String.format("%-25s %-20s %-20s %-10s%n", "Limit",
+                "Soft Limit", "Hard Limit", "Units") + String.format("%-25s %-20s %-20s %-10s%n", "Max open files",
+                "4", "4096", "files"));
+        Files.writeString(proc.resolve("4100/task/4104/wchan"), "futex_wait_queue");
+        Files.writeString(proc.resolve("4100/task/4105/wchan"), "0");
+        io(proc.resolve("4100/task/4104"), 0, 8192);
+        Path autograd = proc.resolve("4100/task/4104/status");
+        Files.writeString(autograd, Files.readString(autograd).replace("voluntary_ctxt_switches:\t1500",
+                "voluntary_ctxt_switches:\t2000"));
+        var scope = Procscope.at(proc, Fixture.root().resolve("sys"));
+        String g = "groupname=\"python3\"";
+        ExporterOptions o = options().withThreads(true).withGatherSmaps(true);
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(scope.processes())
+                .withMemory(scope.memory()), o)) {
+            Exposition e = Exposition.of(c.collect());
+            // A process's context switches are its threads' summed (its status has its main thread's only).
+            assertEquals(1500 + 2000 + 1500, e.get("namedprocess_namegroup_context_switches_total{"
+                    + "ctxswitchtype=\"voluntary\"," + g + "}"));
+            assertEquals(3 * 40, e.get("namedprocess_namegroup_context_switches_total{ctxswitchtype=\"nonvoluntary\","
+                    + g + "}"));
+            assertEquals(2000, e.get("namedprocess_namegroup_thread_context_switches_total{"
+                    + "ctxswitchtype=\"voluntary\"," + g + ",threadname=\"pt_autograd_0\"}"));
+            assertEquals(1024 * 1024, e.get("namedprocess_namegroup_memory_bytes{" + g + ",memtype=\"swapped\"}"));
+            assertEquals(1_945_710L * 1024, e.get("namedprocess_namegroup_memory_bytes{" + g
+                    + ",memtype=\"proportionalResident\"}"));
+            assertEquals(1024 * 1024, e.get("namedprocess_namegroup_memory_bytes{" + g
+                    + ",memtype=\"proportionalSwapped\"}"));
+            assertEquals(0.75, e.get("namedprocess_namegroup_worst_fd_ratio{" + g + "}"));
+            for (String t : List.of("python3", "pt_autograd_0", "pin_memory")) {
+                assertEquals(1, e.get("namedprocess_namegroup_thread_count{" + g + ",threadname=\"" + t + "\"}"), t);
+            }
+            // pt_autograd_0: 150000 user ticks at 100 a second.
+            assertEquals(1500, e.get("namedprocess_namegroup_thread_cpu_seconds_total{" + g
+                    + ",mode=\"user\",threadname=\"pt_autograd_0\"}"));
+            assertEquals(8192, e.get("namedprocess_namegroup_thread_io_bytes_total{" + g
+                    + ",iomode=\"write\",threadname=\"pt_autograd_0\"}"));
+            assertEquals(1500, e.get("namedprocess_namegroup_thread_context_switches_total{"
+                    + "ctxswitchtype=\"voluntary\"," + g + ",threadname=\"pin_memory\"}"));
+            assertEquals(1, e.get("namedprocess_namegroup_threads_wchan{" + g + ",wchan=\"futex_wait_queue\"}"));
+            assertEquals(1, prefixed(e, "namedprocess_namegroup_threads_wchan{" + g), "a running thread has no wchan");
+            assertTrue(e.text().contains("# TYPE namedprocess_namegroup_thread_major_page_faults_total counter"));
+            assertTrue(e.text().contains("# TYPE namedprocess_namegroup_thread_minor_page_faults_total counter"));
+            assertTrue(e.text().contains("# TYPE namedprocess_scrape_partial_errors counter"), e.text());
+            assertEquals(0, e.get("namedprocess_scrape_errors"));
+            assertEquals(0, e.get("namedprocess_scrape_procread_errors"));
+            assertTrue(e.get("namedprocess_scrape_partial_errors") > 0, "processes without limits or io files");
+
+            // The second scrape adds what the threads did since: pt_autograd_0 wrote 4 KiB more.
+            io(proc.resolve("4100/task/4104"), 0, 12288);
+            Exposition second = Exposition.of(c.collect());
+            assertEquals(12288, second.get("namedprocess_namegroup_thread_io_bytes_total{" + g
+                    + ",iomode=\"write\",threadname=\"pt_autograd_0\"}"));
+            assertEquals(5000, second.get("namedprocess_namegroup_context_switches_total{"
+                    + "ctxswitchtype=\"voluntary\"," + g + "}"));
+        }
+        // Without the switches: no thread families, no proportional memory; swapped and the fd ratio stay.
+        Exposition plain = scrape(options());
+        assertEquals(0, prefixed(plain, "namedprocess_namegroup_thread_count{"));
+        assertEquals(0, prefixed(plain, "namedprocess_namegroup_threads_wchan{"));
+        assertEquals(0, prefixed(plain, "namedprocess_namegroup_memory_bytes{" + g
+                + ",memtype=\"proportionalResident\""));
+        assertEquals(1, prefixed(plain, "namedprocess_namegroup_memory_bytes{" + g + ",memtype=\"swapped\""));
+        assertEquals(1, prefixed(plain, "namedprocess_namegroup_worst_fd_ratio{" + g));
+    }
+
+    @Test
+    void aProcessGroupIsDecidedOncePerIdentityAndAgainWhenItsCommandNameChanges(@TempDir Path tmp)
+            throws IOException {
+        Path proc = tmp.resolve("proc");
+        copy(Fixture.root().resolve("proc"), proc);
+        ExporterOptions o = options().withGrouper(ProcessGrouper.matching(List.of(
+                ProcessGrouper.Rule.parse("workers=pt_data_.*"),
+                ProcessGrouper.Rule.parse("trainer=cmdline:train\\.py"))));
+        String trainer = "namedprocess_namegroup_num_procs{groupname=\"trainer\"}";
+        try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.at(proc,
+                Fixture.root().resolve("sys")).processes()), o)) {
+            assertEquals(1, Exposition.of(c.collect()).get(trainer));
+            long read = c.commandLinesRead();
+            assertTrue(read > 0 && read <= 10, "one command line per user process: " + read);
+            // The command line changes under the same identity and name: the group stays, nothing more is read.
+            Files.write(proc.resolve("4100/cmdline"), "python3\0other.py\0".getBytes(StandardCharsets.UTF_8));
+            assertEquals(1, Exposition.of(c.collect()).get(trainer));
+            assertEquals(1, Exposition.of(c.collect()).get(trainer));
+            assertEquals(read, c.commandLinesRead());
+            // An exec renames it: decided again, on the new command line.
+            Path stat = proc.resolve("4100/stat");
+            Files.writeString(stat, Files.readString(stat).replace("4100 (python3)", "4100 (python3.12)"));
+            Path status = proc.resolve("4100/status");
+            Files.writeString(status, Files.readString(status).replaceFirst("Name:\\s+python3", "Name:\tpython3.12"));
+            assertEquals(0, Exposition.of(c.collect()).get(trainer));
+            assertEquals(read + 1, c.commandLinesRead());
+        }
+    }
+
+    private static long prefixed(Exposition e, String prefix) {
+        return e.samples().keySet().stream().filter(k -> k.startsWith(prefix)).count();
+    }
+
     private static void copy(Path from, Path to) throws IOException {
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : (Iterable<Path>) s::iterator) {
@@ -283,9 +392,10 @@ class ProcscopeCollectorFixtureTest {
     @Test
     void theSeriesCapDropsSeriesAndCountsThem() {
         Exposition all = scrape(options());
-        long total = all.samples().size() - 3; // the exporter's own: duration, dropped, cap
+        // the exporter's own: duration, dropped, cap, and process-exporter's three scrape-error counters
+        long total = all.samples().size() - 6;
         Exposition capped = scrape(options().withSeriesCap(10));
-        assertEquals(10 + 3, capped.samples().size(), capped.text());
+        assertEquals(10 + 6, capped.samples().size(), capped.text());
         assertEquals(total - 10, capped.get("procscope_series_dropped_total"));
         assertEquals(0, all.get("procscope_series_dropped_total"));
         assertEquals(10, capped.get("procscope_series_cap"));

@@ -13,6 +13,7 @@ import io.github.procscope.api.ProcessStatus;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.ResourceLimits;
 import io.github.procscope.api.ThreadInfo;
 import io.github.procscope.api.UnreadableProcess;
 import io.github.procscope.api.cgroup.CgroupMembership;
@@ -23,10 +24,12 @@ import io.github.procscope.linux.parse.CgroupOwnerParser;
 import io.github.procscope.linux.parse.CmdlineParser;
 import io.github.procscope.linux.parse.IoParser;
 import io.github.procscope.linux.parse.KernelStatParser;
+import io.github.procscope.linux.parse.LimitsParser;
 import io.github.procscope.linux.parse.StatParser;
 import io.github.procscope.linux.parse.StatmParser;
 import io.github.procscope.linux.parse.StatusParser;
 import io.github.procscope.linux.parse.UptimeParser;
+import io.github.procscope.linux.parse.WchanParser;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.NativeWall;
 import io.github.procscope.linux.sys.ProcBuffer;
@@ -390,12 +393,44 @@ public final class LinuxProcfs implements ProcessTable {
                     status = Optional.of(StatusParser.parse(f, buf.bytes(), buf.length()));
                 }
             }
-            out.add(new ThreadInfo(stat, pid, startTime(stat), status));
+            Optional<ProcessIo> io = Optional.empty();
+            if (facets.contains(Facet.IO)) {
+                Path f = Path.of(dir, "io");
+                ProcBuffer.Result ir = buf.read(f);
+                if (isGone(ir, Path.of(dir))) {
+                    continue;
+                }
+                if (ir == ProcBuffer.Result.OK) {
+                    io = Optional.of(IoParser.parse(() -> f, buf.bytes(), buf.length()));
+                }
+            }
+            Optional<String> wchan = Optional.empty();
+            if (facets.contains(Facet.WCHAN)) {
+                Path f = Path.of(dir, "wchan");
+                ProcBuffer.Result wr = buf.read(f);
+                if (isGone(wr, Path.of(dir))) {
+                    continue;
+                }
+                if (wr == ProcBuffer.Result.OK) {
+                    wchan = WchanParser.parse(buf.bytes(), buf.length());
+                }
+            }
+            out.add(new ThreadInfo(stat, pid, startTime(stat), status, io, wchan));
         }
         if (out.isEmpty()) {
             ReadFailures.requirePresent(pid, pidDir);
         }
         return Collections.unmodifiableList(out);
+    }
+
+    @Override
+    public ResourceLimits limits(long pid) {
+        Pids.requireValid(pid);
+        ProcBuffer buf = new ProcBuffer();
+        String dir = prefix + pid;
+        Path file = Path.of(dir, "limits");
+        buf.readProcessFile(pid, Path.of(dir), file);
+        return LimitsParser.parse(file, buf.bytes(), buf.length());
     }
 
     /**

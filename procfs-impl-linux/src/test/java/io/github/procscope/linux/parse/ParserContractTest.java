@@ -41,6 +41,8 @@ class ParserContractTest {
         m.put("FdinfoParser", b -> FdinfoParser.parse(SOURCE, b, b.length, OpenFlagBits.GENERIC));
         m.put("FlatKeyedParser", b -> FlatKeyedParser.parse(SOURCE, b, b.length));
         m.put("IoParser", b -> IoParser.parse(() -> SOURCE, b, b.length));
+        m.put("LimitsParser", b -> LimitsParser.parse(SOURCE, b, b.length));
+        m.put("WchanParser", b -> WchanParser.parse(b, b.length));
         m.put("KernelStatParser", b -> KernelStatParser.parse(SOURCE, b, b.length));
         m.put("KmsgParser+OomReportParser", b -> OomReportParser.find(KmsgParser.parse(SOURCE, b, b.length),
                 Instant.parse("2026-01-01T00:00:00Z")));

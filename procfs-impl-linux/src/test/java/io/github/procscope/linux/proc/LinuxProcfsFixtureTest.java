@@ -141,6 +141,25 @@ class LinuxProcfsFixtureTest {
     }
 
     @Test
+    void threadsCarryTheirOwnIoAndWaitChannelOnlyWhenAskedFor() {
+        List<ThreadInfo> plain = proc.threads(100, Set.of());
+        assertTrue(plain.get(0).io().isEmpty() && plain.get(0).wchan().isEmpty());
+        List<ThreadInfo> threads = proc.threads(100, Set.of(Facet.IO, Facet.WCHAN));
+        assertEquals(8192, threads.get(0).io().orElseThrow().storageWriteBytes());
+        assertEquals(12288, threads.get(1).io().orElseThrow().storageWriteBytes());
+        assertEquals(Optional.of("do_wait"), threads.get(0).wchan());
+        assertEquals(Optional.empty(), threads.get(1).wchan(), "a running thread's wchan is 0");
+        assertTrue(threads.get(0).status().isEmpty());
+    }
+
+    @Test
+    void limitsAreReadFromTheProcessDirectory() {
+        assertEquals(java.util.OptionalLong.of(1024), proc.limits(100).openFiles().orElseThrow().soft());
+        assertThrows(NoSuchProcessException.class, () -> proc.limits(4242));
+        assertThrows(IllegalArgumentException.class, () -> proc.limits(0));
+    }
+
+    @Test
     void aProcessWithoutTaskDirectoryHasItsThreadsAbsentNotInvented() {
         assertThrows(ProcfsException.class, () -> proc.threads(200));
         assertThrows(NoSuchProcessException.class, () -> proc.threads(4242));

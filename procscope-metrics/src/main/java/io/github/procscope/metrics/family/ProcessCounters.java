@@ -3,15 +3,15 @@ package io.github.procscope.metrics.family;
 import java.util.Arrays;
 
 /**
- * The counters each process had at the last scrape (CPU times, page faults, storage bytes), so that a group adds
- * what each of its processes used since then: keyed by pid, start time and the group the process was counted in,
- * in flat arrays (no object per process). Two tables: the last scrape's, read, and this scrape's, written; a
- * scrape ends with {@link #swap()}, which forgets every process it did not see. Not thread-safe: the collector's
+ * The counters each process had at the last scrape (CPU times, page faults, storage bytes, context switches), so
+ * that a group adds what each of its processes used since then: keyed by pid, start time and the group the process
+ * was counted in, in flat arrays (no object per process). Two tables: the last scrape's, read, and this scrape's,
+ * written; a scrape ends with {@link #swap()}, which forgets every process it did not see. Not thread-safe: the collector's
  * scrapes are serialized.
  */
 final class ProcessCounters {
     /** How many counters one process has. */
-    static final int WIDTH = 6;
+    static final int WIDTH = 8;
 
     private Table last = new Table(16);
     private Table next = new Table(16);

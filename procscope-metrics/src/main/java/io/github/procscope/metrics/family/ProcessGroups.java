@@ -60,15 +60,40 @@ public final class ProcessGroups {
     public static final MetricFamily MINOR_PAGE_FAULTS = MetricFamily.counter(
             "namedprocess_namegroup_minor_page_faults", "Minor page faults of this group's processes.");
 
+    /** {@code namedprocess_namegroup_context_switches_total{ctxswitchtype}}. */
+    public static final MetricFamily CONTEXT_SWITCHES = MetricFamily.counter(
+            "namedprocess_namegroup_context_switches",
+            "Context switches of this group's processes (each process's threads summed), by type.");
+    /** {@code namedprocess_namegroup_worst_fd_ratio}. */
+    public static final MetricFamily WORST_FD_RATIO = MetricFamily.gauge("namedprocess_namegroup_worst_fd_ratio",
+            "The worst (closest to 1) ratio of open descriptors to the soft limit on them among the group's"
+                    + " processes.");
+    /** {@code namedprocess_scrape_errors}, process-exporter's name: scrapes without a process table. */
+    public static final MetricFamily SCRAPE_ERRORS = MetricFamily.unsuffixedCounter("namedprocess_scrape_errors",
+            "Scrapes that collected no process metrics (the process table could not be read).");
+    /** {@code namedprocess_scrape_partial_errors}, process-exporter's name. */
+    public static final MetricFamily SCRAPE_PARTIAL_ERRORS = MetricFamily.unsuffixedCounter(
+            "namedprocess_scrape_partial_errors", "Grouped processes read in part (a file withheld: I/O counters,"
+                    + " descriptors, status, limits, threads or smaps_rollup), counted per process and scrape.");
+    /** {@code namedprocess_scrape_procread_errors}, process-exporter's name. */
+    public static final MetricFamily SCRAPE_PROCREAD_ERRORS = MetricFamily.unsuffixedCounter(
+            "namedprocess_scrape_procread_errors",
+            "Processes left out of a scrape because their kernel files could not be read.");
+
     /** Every family of this class, in the order a scrape gives them. */
     public static final List<MetricFamily> FAMILIES = List.of(NUM_PROCS, CPU_SECONDS, MEMORY_BYTES, NUM_THREADS,
-            STATES, OLDEST_START_TIME, MAJOR_PAGE_FAULTS, OPEN_FILEDESC, READ_BYTES, WRITE_BYTES, MINOR_PAGE_FAULTS);
+            STATES, OLDEST_START_TIME, MAJOR_PAGE_FAULTS, OPEN_FILEDESC, READ_BYTES, WRITE_BYTES, MINOR_PAGE_FAULTS,
+            CONTEXT_SWITCHES, WORST_FD_RATIO, SCRAPE_ERRORS, SCRAPE_PARTIAL_ERRORS, SCRAPE_PROCREAD_ERRORS);
 
     private static final long NANOS = 1_000_000_000L;
     private static final String[] STATE_NAMES = {"Running", "Sleeping", "Waiting", "Zombie", "Other"};
 
     private final Map<String, GroupTotals> groups = new LinkedHashMap<>();
     private final ProcessCounters counters = new ProcessCounters();
+    private final ThreadFamilies threadFamilies = new ThreadFamilies();
+    private long scrapeErrors;
+    private long partialErrors;
+    private long procreadErrors;
     private final int seriesCap;
     private final long retentionNanos;
     private final LongSupplier nanoClock;
@@ -104,6 +129,23 @@ public final class ProcessGroups {
      */
     public void collect(Scrape s, Collection<ProcessInfo> processes, Collection<String> declared,
                         Function<ProcessInfo, Optional<String>> groupOf) {
+        collect(s, processes, declared, groupOf, Optional.empty());
+    }
+
+    /**
+     * Adds the groups' series of one snapshot, with what the reader reads of each grouped process beyond the
+     * snapshot: context switches summed over threads, swapped memory, the descriptor ratio, and where the reader
+     * reads them, proportional memory and the per-thread families ({@link ThreadFamilies}).
+     *
+     * @param s         the scrape
+     * @param processes the snapshot's processes
+     * @param declared  the groups reported even with no process
+     * @param groupOf   the group of a process, empty for none
+     * @param reader    reads each grouped process's extra files; empty for none (and none of their families)
+     */
+    public void collect(Scrape s, Collection<ProcessInfo> processes, Collection<String> declared,
+                        Function<ProcessInfo, Optional<String>> groupOf, Optional<ProcessReading.Reader> reader) {
+        threadFamilies.begin();
         Map<String, GroupNow> now = new LinkedHashMap<>();
         for (String d : declared) {
             now.put(d, new GroupNow(groups.computeIfAbsent(d, k -> new GroupTotals(nextGroupId++))));
@@ -126,6 +168,16 @@ public final class ProcessGroups {
                 values[3] = p.minorFaults();
                 values[4] = p.io().isPresent() ? p.io().get().storageReadBytes() : 0;
                 values[5] = p.io().isPresent() ? p.io().get().storageWriteBytes() : 0;
+                if (reader.isPresent()) {
+                    ProcessReading r = reader.get().read(p);
+                    values[6] = r.voluntary;
+                    values[7] = r.nonvoluntary;
+                    group.add(r);
+                    partialErrors += r.partial ? 1 : 0;
+                    if (reader.get().threads()) {
+                        threadFamilies.add(g.get(), r.threads);
+                    }
+                }
                 counters.advance(p.pid(), p.stat().startTimeTicks(), group.totals.id, values, deltas);
                 group.totals.add(deltas);
             }
@@ -177,7 +229,48 @@ public final class ProcessGroups {
             s.add(READ_BYTES, l, t.readBytes);
             s.add(WRITE_BYTES, l, t.writeBytes);
             s.add(MINOR_PAGE_FAULTS, l, t.minorFaults);
+            if (reader.isPresent()) {
+                s.add(MEMORY_BYTES, Labels.of("groupname", name, "memtype", "swapped"), g.swapBytes);
+                if (reader.get().smaps()) {
+                    s.add(MEMORY_BYTES, Labels.of("groupname", name, "memtype", "proportionalResident"), g.pssBytes);
+                    s.add(MEMORY_BYTES, Labels.of("groupname", name, "memtype", "proportionalSwapped"),
+                            g.swapPssBytes);
+                }
+                s.add(CONTEXT_SWITCHES, Labels.of("ctxswitchtype", "nonvoluntary", "groupname", name),
+                        t.nonvoluntarySwitches);
+                s.add(CONTEXT_SWITCHES, Labels.of("ctxswitchtype", "voluntary", "groupname", name),
+                        t.voluntarySwitches);
+                s.add(WORST_FD_RATIO, l, g.worstFdRatio);
+            }
         }
+        if (reader.isPresent() && reader.get().threads()) {
+            threadFamilies.end(s, now.keySet());
+        }
+    }
+
+    /** Counts a scrape whose process table could not be read (process-exporter's {@code scrape_errors}). */
+    public void scrapeFailed() {
+        scrapeErrors++;
+    }
+
+    /**
+     * Counts processes a snapshot left out as unreadable (process-exporter's {@code scrape_procread_errors}).
+     *
+     * @param n how many
+     */
+    public void unreadable(int n) {
+        procreadErrors += n;
+    }
+
+    /**
+     * Adds process-exporter's three scrape-error counters, past the cap (the exporter's own series).
+     *
+     * @param s the scrape
+     */
+    public void collectErrors(Scrape s) {
+        s.addOwn(SCRAPE_ERRORS, Labels.EMPTY, scrapeErrors);
+        s.addOwn(SCRAPE_PARTIAL_ERRORS, Labels.EMPTY, partialErrors);
+        s.addOwn(SCRAPE_PROCREAD_ERRORS, Labels.EMPTY, procreadErrors);
     }
 
     /** What a group holds in this snapshot. */
@@ -188,6 +281,10 @@ public final class ProcessGroups {
         long virtualBytes;
         long threads;
         long openFds;
+        long swapBytes;
+        long pssBytes;
+        long swapPssBytes;
+        double worstFdRatio;
         final int[] states = new int[5];
         long oldestStartMillis = Long.MAX_VALUE;
 
@@ -210,6 +307,13 @@ public final class ProcessGroups {
             oldestStartMillis = Math.min(oldestStartMillis, p.startTime().toEpochMilli());
             openFds += p.openFds().orElse(0);
         }
+
+        void add(ProcessReading r) {
+            swapBytes += r.swapBytes;
+            pssBytes += r.pssBytes;
+            swapPssBytes += r.swapPssBytes;
+            worstFdRatio = Math.max(worstFdRatio, r.fdRatio);
+        }
     }
 
     /**
@@ -230,6 +334,8 @@ public final class ProcessGroups {
         long minorFaults;
         long readBytes;
         long writeBytes;
+        long voluntarySwitches;
+        long nonvoluntarySwitches;
 
         GroupTotals(int id) {
             this.id = id;
@@ -242,6 +348,8 @@ public final class ProcessGroups {
             minorFaults += deltas[3];
             readBytes += deltas[4];
             writeBytes += deltas[5];
+            voluntarySwitches += deltas[6];
+            nonvoluntarySwitches += deltas[7];
         }
     }
 

@@ -10,9 +10,17 @@ class ProcessCountersTest {
     private final ProcessCounters counters = new ProcessCounters();
     private final long[] deltas = new long[ProcessCounters.WIDTH];
 
+    /** Advances with the counters given, the rest at 0; returns the deltas of the counters given. */
     private long[] advance(long pid, long start, int group, long... now) {
-        counters.advance(pid, start, group, now, deltas);
-        return deltas.clone();
+        counters.advance(pid, start, group, java.util.Arrays.copyOf(now, ProcessCounters.WIDTH), deltas);
+        return java.util.Arrays.copyOf(deltas, now.length);
+    }
+
+    @Test
+    void contextSwitchesAreCountedLikeTheOtherCounters() {
+        assertArrayEquals(new long[] {0, 0, 0, 0, 0, 0, 40, 3}, advance(7, 100, 0, 0, 0, 0, 0, 0, 0, 40, 3));
+        counters.swap();
+        assertArrayEquals(new long[] {0, 0, 0, 0, 0, 0, 2, 1}, advance(7, 100, 0, 0, 0, 0, 0, 0, 0, 42, 4));
     }
 
     @Test

@@ -1,0 +1,124 @@
+package io.github.procscope.metrics.family;
+
+import io.github.procscope.api.Facet;
+import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.ProcessStatus;
+import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.ResourceLimit;
+import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.memory.MemoryTotals;
+import io.github.procscope.api.memory.ProcessMemory;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * What one grouped process adds beyond the snapshot, read for process-exporter's families: swapped memory
+ * ({@code VmSwap}), its context switches (its threads' summed where it has more than one: the kernel gives a
+ * process's in {@code /proc/PID/status} for its main thread only, and process-exporter sums its threads'), the
+ * ratio of its open descriptors to the soft limit of {@code /proc/PID/limits}, the proportional memory of its
+ * {@code smaps_rollup} ({@code -gather-smaps}) and its threads ({@code -threads}).
+ */
+public final class ProcessReading {
+    private static final Set<Facet> THREAD_FACETS = EnumSet.of(Facet.STATUS, Facet.IO, Facet.WCHAN);
+
+    long swapBytes;
+    long pssBytes;
+    long swapPssBytes;
+    double fdRatio;
+    long voluntary;
+    long nonvoluntary;
+    /** The threads, where they were read with their I/O counters and wait channel; else empty. */
+    List<ThreadInfo> threads = List.of();
+    /** Whether a file of the process was withheld or malformed (process-exporter's partial error). */
+    boolean partial;
+
+    private ProcessReading() {
+    }
+
+    /** Reads processes' extra files for the groups' families. */
+    public static final class Reader {
+        private final ProcessTable table;
+        private final Optional<ProcessMemory> memory;
+        private final boolean threads;
+
+        /**
+         * @param table   the process table (limits, threads)
+         * @param memory  the memory reader, for {@code smaps_rollup}; empty to read none
+         * @param threads whether each process's threads are read for the per-thread families
+         */
+        public Reader(ProcessTable table, Optional<ProcessMemory> memory, boolean threads) {
+            this.table = Objects.requireNonNull(table, "table");
+            this.memory = Objects.requireNonNull(memory, "memory");
+            this.threads = threads;
+        }
+
+        /** @return whether the proportional memory types are read */
+        boolean smaps() {
+            return memory.isPresent();
+        }
+
+        /** @return whether the per-thread families are read */
+        boolean threads() {
+            return threads;
+        }
+
+        /**
+         * @param p a grouped process, as the snapshot read it (with its status, I/O counters and descriptors)
+         * @return what it adds; a process gone meanwhile adds what the snapshot had of it
+         */
+        public ProcessReading read(ProcessInfo p) {
+            ProcessReading r = new ProcessReading();
+            r.partial = p.status().isEmpty() || p.io().isEmpty() || p.openFds().isEmpty();
+            if (p.status().isPresent()) {
+                ProcessStatus st = p.status().get();
+                r.swapBytes = st.memory().swapBytes().orElse(0);
+                r.voluntary = st.voluntaryContextSwitches().orElse(0);
+                r.nonvoluntary = st.nonvoluntaryContextSwitches().orElse(0);
+            }
+            try {
+                if (p.openFds().isPresent()) {
+                    OptionalLong soft = table.limits(p.pid()).openFiles().map(ResourceLimit::soft)
+                            .orElse(OptionalLong.empty());
+                    if (soft.isPresent() && soft.getAsLong() > 0) {
+                        r.fdRatio = p.openFds().getAsInt() / (double) soft.getAsLong();
+                    }
+                }
+                if (memory.isPresent()) {
+                    MemoryTotals t = memory.get().totals(p.pid());
+                    r.pssBytes = t.pssBytes();
+                    r.swapPssBytes = t.counters().swapPssBytes().orElse(0);
+                }
+                if (threads || p.threads() > 1) {
+                    List<ThreadInfo> list = table.threads(p.pid(), threads ? THREAD_FACETS : EnumSet.of(Facet.STATUS));
+                    if (threads) {
+                        r.threads = list;
+                    }
+                    if (p.threads() > 1) {
+                        long voluntary = 0;
+                        long nonvoluntary = 0;
+                        for (ThreadInfo t : list) {
+                            if (t.status().isPresent()) {
+                                voluntary += t.status().get().voluntaryContextSwitches().orElse(0);
+                                nonvoluntary += t.status().get().nonvoluntaryContextSwitches().orElse(0);
+                            }
+                        }
+                        r.voluntary = voluntary;
+                        r.nonvoluntary = nonvoluntary;
+                    }
+                }
+            } catch (NoSuchProcessException e) {
+                // Gone since the snapshot: what the snapshot read of it stands.
+            } catch (ProcscopeException | UnsupportedOperationException e) {
+                r.partial = true;
+            }
+            return r;
+        }
+    }
+}
