@@ -1,6 +1,6 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.Procscope;
 import io.github.procscope.metrics.family.DcgmField;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.github.procscope.metrics.model.MetricType;
@@ -150,7 +150,7 @@ class DcgmExporterParityTest {
     }
 
     private static ProcscopeCollector collector(AtomicLong clock) {
-        return new ProcscopeCollector(MetricsSources.of(Fixture.procfs()).withGpus(Gpus::open),
+        return new ProcscopeCollector(MetricsSources.of(Fixture.procfs()).withGpus(() -> Procscope.system().openGpus()),
                 ExporterOptions.defaults().withHostname("node-7"), s -> { }, clock::get);
     }
 
