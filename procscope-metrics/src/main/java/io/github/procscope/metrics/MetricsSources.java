@@ -4,6 +4,7 @@ import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.kubernetes.KubernetesNames;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -18,9 +19,12 @@ import java.util.function.Supplier;
  * @param gpus      opens the GPUs ({@code Procscope::openGpus}); called once, when the collector is
  *                  built; a {@link io.github.procscope.api.gpu.GpuUnavailableException} means no GPU metrics
  * @param doctor    the doctor, for findings by kind and severity and OOM kills per cgroup
+ * @param kubernetes Kubernetes names ({@code Procscope::kubernetesNames}): the {@code pod}, {@code namespace} and
+ *                  {@code container} labels of a GPU's series (the containers the kubelet allocated it to) and
+ *                  GPU memory per pod, split per process through its container; the collector does not close it
  */
 public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFiles, Optional<Supplier<Gpus>> gpus,
-                             Optional<Doctor> doctor) {
+                             Optional<Doctor> doctor, Optional<KubernetesNames> kubernetes) {
 
     /** Checks that no component is null. */
     public MetricsSources {
@@ -28,6 +32,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
         Objects.requireNonNull(openFiles, "openFiles");
         Objects.requireNonNull(gpus, "gpus");
         Objects.requireNonNull(doctor, "doctor");
+        Objects.requireNonNull(kubernetes, "kubernetes");
     }
 
     /**
@@ -35,7 +40,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return sources with the process table only
      */
     public static MetricsSources of(ProcessTable processes) {
-        return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty());
+        return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /**
@@ -43,7 +48,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withOpenFiles(OpenFiles files) {
-        return new MetricsSources(processes, Optional.of(files), gpus, doctor);
+        return new MetricsSources(processes, Optional.of(files), gpus, doctor, kubernetes);
     }
 
     /**
@@ -51,7 +56,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withGpus(Supplier<Gpus> opener) {
-        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor);
+        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor, kubernetes);
     }
 
     /**
@@ -59,6 +64,14 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withDoctor(Doctor d) {
-        return new MetricsSources(processes, openFiles, gpus, Optional.of(d));
+        return new MetricsSources(processes, openFiles, gpus, Optional.of(d), kubernetes);
+    }
+
+    /**
+     * @param names Kubernetes names, asked at each scrape within their deadline
+     * @return these sources with them
+     */
+    public MetricsSources withKubernetes(KubernetesNames names) {
+        return new MetricsSources(processes, openFiles, gpus, doctor, Optional.of(names));
     }
 }
