@@ -28,6 +28,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -82,6 +83,9 @@ final class WatchCommand implements Callable<Integer> {
     @Option(names = "--rows", description = "Rows even on a terminal.")
     boolean rows;
 
+    @CommandLine.Mixin
+    KubernetesSockets kubernetes = new KubernetesSockets();
+
     /** One row: the tree at one moment. */
     record Row(Instant takenAt, long pid, int processes, int threads, long rssBytes, OptionalDouble cpuPercent,
                Optional<Map<Integer, Long>> gpuMemoryBytes) {
@@ -121,6 +125,7 @@ final class WatchCommand implements Callable<Integer> {
         Deque<Long> history = new ArrayDeque<>();
         Row start = null;
         Row last = null;
+        PodNames names = kubernetes.names(ctx, "watch", List.of(first.owner()));
         try {
             JobTree tree = ctx.procfs().jobTree(key, gpus == null ? JobTreeOptions.basic()
                     : JobTreeOptions.basic().withGpus(gpus));
@@ -149,15 +154,16 @@ final class WatchCommand implements Callable<Integer> {
                     if (history.size() > SPARK) {
                         history.removeFirst();
                     }
-                    out.print("\r" + liveLine(first, row, start, history) + "\u001b[K");
+                    out.print("\r" + liveLine(first, row, start, history, names) + "\u001b[K");
                 } else if (ctx.json()) {
-                    ctx.printJsonLine(json(row, first.owner()));
+                    ctx.printJsonLine(json(row, first.owner(), names));
                 } else {
                     out.println(csv(row));
                 }
                 out.flush();
             }
         } finally {
+            names.close();
             if (gpus != null) {
                 gpus.close();
             }
@@ -184,6 +190,10 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     static ObjectNode json(Row r, Optional<Owner> owner) {
+        return json(r, owner, PodNames.NONE);
+    }
+
+    static ObjectNode json(Row r, Optional<Owner> owner, PodNames names) {
         ObjectNode o = Json.object();
         Json.put(o, "takenAt", r.takenAt());
         o.put("pid", r.pid());
@@ -197,7 +207,7 @@ final class WatchCommand implements Callable<Integer> {
         } else {
             o.putNull("gpuMemoryBytes");
         }
-        Owners.putOwnerJson(o, owner);
+        Owners.putOwnerJson(o, owner, names);
         return o;
     }
 
@@ -208,7 +218,11 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     static String liveLine(ProcessInfo first, Row r, Row start, Deque<Long> history) {
-        String owner = Owners.label(first);
+        return liveLine(first, r, start, history, PodNames.NONE);
+    }
+
+    static String liveLine(ProcessInfo first, Row r, Row start, Deque<Long> history, PodNames names) {
+        String owner = Owners.label(first.owner(), names);
         return String.format(Locale.ROOT, "%s %d %s%s  rss %s %s %s  cpu %s  thr %d  procs %d  gpu %s",
                 CLOCK.format(LocalTime.ofInstant(r.takenAt(), ZoneId.systemDefault())), r.pid(),
                 Table.printable(first.comm()), owner.equals("-") ? "" : " " + owner, Units.bytes(r.rssBytes()), sparkline(history),
