@@ -7,6 +7,7 @@ import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
 import java.util.logging.Handler;
@@ -21,12 +22,15 @@ import java.util.logging.Logger;
  * another root when a socket is given: a fixture tree's containers are not this node's.
  */
 final class KubernetesSockets {
-    /** The loggers whose lines (a socket absent, refused or failing) the tool prints as its own. */
-    private static final Logger[] LOGGERS = {Logger.getLogger("io.github.procscope.kubernetes"),
-            Logger.getLogger("io.github.procscope.api.kubernetes")};
-    /** gRPC's own logging: the names report what went wrong with a socket themselves, in one line. */
-    private static final Logger GRPC = Logger.getLogger("io.grpc");
-    private static Handler installed;
+    /** The loggers, made when names are first asked for: a command that asks none never loads the logging. */
+    private static final class Loggers {
+        /** The loggers whose lines (a socket absent, refused or failing) the tool prints as its own. */
+        static final Logger[] NAMES = {Logger.getLogger("io.github.procscope.kubernetes"),
+                Logger.getLogger("io.github.procscope.api.kubernetes")};
+        /** gRPC's own logging: the names report what went wrong with a socket themselves, in one line. */
+        static final Logger GRPC = Logger.getLogger("io.grpc");
+        static Handler installed;
+    }
 
     @Option(names = "--cri-socket", paramLabel = "PATH",
             description = "The container runtime's CRI socket, for pod names (default: containerd's, then CRI-O's).")
@@ -37,7 +41,14 @@ final class KubernetesSockets {
                     + KubernetesOptions.POD_RESOURCES_SOCKET + ").")
     Path podResourcesSocket;
 
-    /** @return the settings these options give */
+    /**
+     * How long a listing ({@code ps}, {@code tree}, {@code gpu}, {@code watch}) waits for a socket's answer at most:
+     * its one question also loads gRPC and connects, which takes more than {@code serve}'s per-scrape deadline
+     * (the library's default, 1 s) on a busy node, and a listing has no next scrape to take a late answer.
+     */
+    static final Duration LISTING_DEADLINE = Duration.ofSeconds(5);
+
+    /** @return the settings these options give, with the library's deadline ({@code serve}) */
     KubernetesOptions options() {
         KubernetesOptions o = KubernetesOptions.defaults();
         if (criSocket != null) {
@@ -58,11 +69,15 @@ final class KubernetesSockets {
      * @return the names (close them), or empty
      */
     Optional<KubernetesNames> open(Context ctx, String command) {
+        return open(ctx, command, options());
+    }
+
+    private Optional<KubernetesNames> open(Context ctx, String command, KubernetesOptions options) {
         if (!ctx.live() && criSocket == null && podResourcesSocket == null) {
             return Optional.empty();
         }
         logTo(ctx.err(), command);
-        return Optional.of(ctx.scope().kubernetesNames(options()));
+        return Optional.of(ctx.scope().kubernetesNames(options));
     }
 
     /**
@@ -73,14 +88,15 @@ final class KubernetesSockets {
      */
     PodNames names(Context ctx, String command, Collection<Optional<Owner>> owners) {
         boolean pods = owners.stream().anyMatch(o -> o.flatMap(Owner::podUid).isPresent());
-        return pods ? open(ctx, command).map(PodNames::new).orElse(PodNames.NONE) : PodNames.NONE;
+        return pods ? open(ctx, command, options().withDeadline(LISTING_DEADLINE)).map(PodNames::new)
+                .orElse(PodNames.NONE) : PodNames.NONE;
     }
 
     /** Prints the names' log lines on {@code err} as the subcommand's, one line each. */
     private static synchronized void logTo(PrintStream err, String command) {
-        for (Logger l : LOGGERS) {
-            if (installed != null) {
-                l.removeHandler(installed);
+        for (Logger l : Loggers.NAMES) {
+            if (Loggers.installed != null) {
+                l.removeHandler(Loggers.installed);
             }
         }
         Handler h = new Handler() {
@@ -100,11 +116,11 @@ final class KubernetesSockets {
             public void close() {
             }
         };
-        for (Logger l : LOGGERS) {
+        for (Logger l : Loggers.NAMES) {
             l.addHandler(h);
             l.setUseParentHandlers(false);
         }
-        GRPC.setLevel(Level.OFF);
-        installed = h;
+        Loggers.GRPC.setLevel(Level.OFF);
+        Loggers.installed = h;
     }
 }
