@@ -27,7 +27,7 @@ public final class GuardArrivalOrderProbe {
 
     public static void main(String[] args) throws Exception {
         int rounds = Integer.parseInt(args[0]);
-        Field requests = PreemptionGuard.class.getDeclaredField("requests");
+        Field requests = JvmPreemptionGuard.class.getDeclaredField("requests");
         requests.setAccessible(true);
         int wrong = 0;
         int inverted = 0;
