@@ -76,7 +76,7 @@ final class KubernetesSockets {
         if (!ctx.live() && criSocket == null && podResourcesSocket == null) {
             return Optional.empty();
         }
-        logTo(ctx.err(), command);
+        logTo(ctx.err(), command, criSocket != null || podResourcesSocket != null);
         return Optional.of(ctx.scope().kubernetesNames(options));
     }
 
@@ -92,8 +92,12 @@ final class KubernetesSockets {
                 .orElse(PodNames.NONE) : PodNames.NONE;
     }
 
-    /** Prints the names' log lines on {@code err} as the subcommand's, one line each. */
-    private static synchronized void logTo(PrintStream err, String command) {
+    /**
+     * Prints the names' log lines on {@code err} as the subcommand's, one line each: a socket refused or failing
+     * always, one absent (logged as information) only when a socket was given, so that a machine that is no
+     * Kubernetes node, with no socket at the default places, hears nothing of Kubernetes.
+     */
+    private static synchronized void logTo(PrintStream err, String command, boolean given) {
         for (Logger l : Loggers.NAMES) {
             if (Loggers.installed != null) {
                 l.removeHandler(Loggers.installed);
@@ -102,7 +106,7 @@ final class KubernetesSockets {
         Handler h = new Handler() {
             @Override
             public void publish(LogRecord r) {
-                if (r.getLevel().intValue() >= Level.INFO.intValue()) {
+                if (r.getLevel().intValue() >= (given ? Level.INFO : Level.WARNING).intValue()) {
                     err.println("procscope " + command + ": " + Table.printable(String.valueOf(r.getMessage())));
                 }
             }
