@@ -15,8 +15,9 @@ module io.github.procscope.kubernetes {
     requires io.grpc.stub;
     requires io.grpc.protobuf;
     requires io.grpc.netty.shaded;
-    // Netty (shaded into grpc-netty-shaded, an automatic module that cannot say so) uses sun.misc.Unsafe for
-    // direct buffers: requiring the module puts it in the graph, where Netty finds it.
+    // sun.misc.Unsafe, which protobuf-java and gRPC's shaded Netty use for their buffers: automatic modules cannot
+    // require it, and the API module no longer does, so without this line a module-path application would not
+    // resolve it, and Netty would log that it falls back to heap buffers.
     requires jdk.unsupported;
 
     exports io.github.procscope.kubernetes;

@@ -5,6 +5,8 @@ import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.JobSupervisor;
+import io.github.procscope.api.kubernetes.KubernetesNames;
+import io.github.procscope.api.kubernetes.KubernetesOptions;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
@@ -193,5 +195,21 @@ public interface Procscope {
      */
     default Gpus openGpus() {
         return SystemProcscope.openGpus(this);
+    }
+
+    /**
+     * Opens Kubernetes names for this system's containers and GPUs through the optional module
+     * {@code procscope-kubernetes}: a process's container ({@link KubernetesNames#container(
+     * io.github.procscope.api.cgroup.Owner)}) resolves to its pod's namespace, name and UID and its container's
+     * name through the container runtime's CRI socket, and a GPU to the containers the kubelet allocated it to.
+     * Never a failure: without the module, or without the sockets, every answer is empty, and one log line
+     * ({@link System.Logger}) says why. Close it.
+     *
+     * @param options the sockets to ask and how long to wait ({@link KubernetesOptions#defaults()}: containerd's,
+     *                CRI-O's and the kubelet's usual sockets)
+     * @return the names; nothing is asked before the first call
+     */
+    default KubernetesNames kubernetesNames(KubernetesOptions options) {
+        return SystemProcscope.kubernetesNames(options);
     }
 }

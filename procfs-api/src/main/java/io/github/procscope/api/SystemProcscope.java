@@ -2,7 +2,10 @@ package io.github.procscope.api;
 
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.kubernetes.KubernetesNames;
+import io.github.procscope.api.kubernetes.KubernetesOptions;
 import io.github.procscope.api.spi.GpusProvider;
+import io.github.procscope.api.spi.KubernetesNamesProvider;
 import io.github.procscope.api.spi.PlatformProvider;
 import io.github.procscope.api.spi.Providers;
 
@@ -48,5 +51,28 @@ final class SystemProcscope {
                             + " to use NVIDIA GPUs (" + e.getMessage() + ")", e);
         }
         return provider.openGpus(procscope);
+    }
+
+    static KubernetesNames kubernetesNames(KubernetesOptions options) {
+        return kubernetesNames(options, null);
+    }
+
+    /**
+     * @param options the settings
+     * @param log     where the line saying that there are no names goes, or null for the {@link System.Logger}
+     * @return the names of {@code procscope-kubernetes}, or empty names when it is absent
+     */
+    static KubernetesNames kubernetesNames(KubernetesOptions options, java.util.function.Consumer<String> log) {
+        Objects.requireNonNull(options, "options");
+        KubernetesNamesProvider provider;
+        try {
+            provider = Providers.first(KubernetesNamesProvider.class, "procscope-kubernetes");
+        } catch (ImplementationNotFoundException e) {
+            String reason = "no Kubernetes implementation on the class path or module path"
+                    + " (add io.github.procscope:procscope-kubernetes)";
+            return log == null ? new AbsentKubernetesNames(options, reason)
+                    : new AbsentKubernetesNames(options, reason, log);
+        }
+        return provider.open(options);
     }
 }

@@ -79,6 +79,9 @@ final class GpuCommand implements Callable<Integer> {
     @Option(names = "--count", paramLabel = "N", description = "With --watch: how many rounds (default: until interrupted).")
     Integer count;
 
+    @CommandLine.Mixin
+    KubernetesSockets kubernetes = new KubernetesSockets();
+
     @Override
     public Integer call() throws InterruptedException {
         Context ctx = root.context();
@@ -100,10 +103,13 @@ final class GpuCommand implements Callable<Integer> {
                 watch(ctx, gpus);
             } else {
                 Map<Long, GpuUser> users = users(gpus, ctx);
-                if (ctx.json()) {
-                    ctx.printJson(json(gpus, users));
-                } else {
-                    print(ctx.out(), gpus, users, ctx.width());
+                try (PodNames names = kubernetes.names(ctx, "gpu",
+                        users.values().stream().map(GpuUser::owner).toList())) {
+                    if (ctx.json()) {
+                        ctx.printJson(json(gpus, users, names));
+                    } else {
+                        print(ctx.out(), gpus, users, ctx.width(), names);
+                    }
                 }
             }
         }
@@ -264,6 +270,11 @@ final class GpuCommand implements Callable<Integer> {
     }
 
     static ObjectNode json(Gpus gpus, Map<Long, GpuUser> users) {
+        return json(gpus, users, PodNames.NONE);
+    }
+
+    /** @return as {@link #json(Gpus, Map)}, each holder's container with its Kubernetes names where they resolve */
+    static ObjectNode json(Gpus gpus, Map<Long, GpuUser> users, PodNames names) {
         ObjectNode o = Json.object();
         o.put("available", true);
         o.putNull("reason");
@@ -300,7 +311,7 @@ final class GpuCommand implements Callable<Integer> {
                 GpuUser u = users.get(p.pid());
                 Json.putText(pn, "comm", u == null ? Optional.empty() : u.process().map(ProcessInfo::comm));
                 pn.put("ghost", u != null && u.ghost());
-                Owners.putOwnerJson(pn, u == null ? Optional.empty() : u.owner());
+                Owners.putOwnerJson(pn, u == null ? Optional.empty() : u.owner(), names);
             }
         }
         ArrayNode inaccessible = o.putArray("inaccessibleDevices");
@@ -313,7 +324,7 @@ final class GpuCommand implements Callable<Integer> {
         return o;
     }
 
-    private static void print(PrintStream out, Gpus gpus, Map<Long, GpuUser> users, int width) {
+    private static void print(PrintStream out, Gpus gpus, Map<Long, GpuUser> users, int width, PodNames names) {
         Table.wrap(out, String.format("NVIDIA driver %s, CUDA %s, %d GPU(s)", gpus.driverVersion(),
                 gpus.cudaDriverVersion().map(Object::toString).orElse("-"), gpus.devices().size()), "  ", width);
         Table t = new Table().right("GPU").left("NAME").left("BUS-ID").right("TEMP").right("POWER").right("MEMORY")
@@ -336,7 +347,7 @@ final class GpuCommand implements Callable<Integer> {
                 String note = u != null && u.ghost() ? "ghost: parent gone" : "";
                 procRows.add(new Object[] {d.index(), p.pid(), p.typeLetters(), shorten(comm, 20),
                         p.usedMemoryBytes().isPresent() ? Units.bytes(p.usedMemoryBytes().getAsLong()) : "-",
-                        Owners.label(u == null ? Optional.empty() : u.owner()), note});
+                        Owners.label(u == null ? Optional.empty() : u.owner(), names), note});
             }
         }
         t.print(out, width);
@@ -361,7 +372,7 @@ final class GpuCommand implements Callable<Integer> {
         List<GpuUser> fdOnly = users.values().stream().filter(u -> !u.listedByNvml())
                 .sorted(Comparator.comparingLong(GpuUser::pid)).toList();
         for (GpuUser u : fdOnly) {
-            String owner = Owners.label(u.owner());
+            String owner = Owners.label(u.owner(), names);
             Table.wrap(out, String.format("pid %d (%s%s) holds %s open but NVML does not list it (another pid"
                     + " namespace?)", u.pid(), u.process().map(ProcessInfo::comm).orElse("?"),
                     owner.equals("-") ? "" : ", " + owner,

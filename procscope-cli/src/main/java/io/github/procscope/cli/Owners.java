@@ -8,6 +8,7 @@ import io.github.procscope.api.cgroup.ContainerRuntime;
 import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.cgroup.QosClass;
 import io.github.procscope.api.cgroup.SlurmJob;
+import io.github.procscope.api.kubernetes.PodContainer;
 
 import java.util.Collection;
 import java.util.Locale;
@@ -51,6 +52,17 @@ final class Owners {
             return s.length() <= WIDTH ? s : s.substring(0, WIDTH - 1) + "+";
         }
         return "-";
+    }
+
+    /**
+     * @param owner a process's owner
+     * @param names the Kubernetes names of the listing
+     * @return the OWNER cell: {@code ml/trainer-0} (a pod's namespace and name) when the runtime names the
+     *         process's container, else {@link #label(Optional)}
+     */
+    static String label(Optional<Owner> owner, PodNames names) {
+        Optional<PodContainer> n = names.of(owner);
+        return n.isPresent() ? Table.printable(n.get().namespace() + "/" + n.get().pod()) : label(owner);
     }
 
     /** @return whether any of the processes has an owner the OWNER column shows (a table shows it only then) */
@@ -98,6 +110,25 @@ final class Owners {
             m.get().controllerPaths().forEach(c::put);
         }
         putOwnerJson(o, p.owner());
+    }
+
+    /**
+     * As {@link #putOwnerJson(ObjectNode, Optional)}, and, when the runtime names the container, its
+     * {@code namespace}, {@code pod} and {@code name} (the container's name in the pod's spec) in {@code container}.
+     */
+    static void putOwnerJson(ObjectNode o, Optional<Owner> owner, PodNames names) {
+        putOwnerJson(o, owner);
+        Optional<PodContainer> n = names.of(owner);
+        if (n.isPresent() && o.get("container") instanceof ObjectNode c) {
+            putNames(c, n.get());
+        }
+    }
+
+    /** Adds {@code namespace}, {@code pod} and {@code name}: a container's Kubernetes names. */
+    static void putNames(ObjectNode c, PodContainer n) {
+        c.put("namespace", n.namespace());
+        c.put("pod", n.pod());
+        c.put("name", n.container());
     }
 
     static void putOwnerJson(ObjectNode o, Optional<Owner> owner) {

@@ -76,6 +76,9 @@ final class PsCommand implements Callable<Integer> {
             + "processes outside pods as '-').")
     boolean byPod;
 
+    @CommandLine.Mixin
+    KubernetesSockets kubernetes = new KubernetesSockets();
+
     @Override
     public Integer call() {
         Context ctx = root.context();
@@ -100,13 +103,24 @@ final class PsCommand implements Callable<Integer> {
         }
         if (byUser) {
             printByUser(ctx, list, snapshot);
-        } else if (byContainer || byPod) {
-            printByWorkload(ctx, list, byPod, snapshot);
+            return ProcscopeCli.OK;
+        }
+        try (PodNames names = kubernetes.names(ctx, "ps", list.stream().map(ProcessInfo::owner).toList())) {
+            print(ctx, list, snapshot, names);
+        }
+        return ProcscopeCli.OK;
+    }
+
+    private void print(Context ctx, List<ProcessInfo> list, ProcessSnapshot snapshot, PodNames names) {
+        if (byContainer || byPod) {
+            printByWorkload(ctx, list, byPod, snapshot, names);
         } else if (ctx.json()) {
             ObjectNode doc = Json.object();
             ArrayNode arr = doc.putArray("processes");
             for (ProcessInfo p : list) {
-                arr.add(json(p));
+                ObjectNode o = json(p);
+                Owners.putOwnerJson(o, p.owner(), names);
+                arr.add(o);
             }
             Json.putLeftOut(doc, snapshot);
             ctx.printJson(doc);
@@ -124,14 +138,13 @@ final class PsCommand implements Callable<Integer> {
                         p.vszBytes() / 1024, p.threads(), Units.elapsed(p.elapsed()),
                         Units.percent(p.lifetimeCpuPercent())));
                 if (owners) {
-                    cells.add(Owners.label(p));
+                    cells.add(Owners.label(p.owner(), names));
                 }
                 cells.add(p.comm());
                 t.row(cells.toArray());
             }
             t.print(ctx.out(), ctx.width());
         }
-        return ProcscopeCli.OK;
     }
 
     /** @return the JSON of one process, with the field names scripts rely on */
@@ -155,7 +168,8 @@ final class PsCommand implements Callable<Integer> {
     }
 
     /** Totals per container (or pod): processes and RSS, largest first; processes outside any as {@code -}. */
-    private void printByWorkload(Context ctx, List<ProcessInfo> list, boolean pods, ProcessSnapshot snapshot) {
+    private void printByWorkload(Context ctx, List<ProcessInfo> list, boolean pods, ProcessSnapshot snapshot,
+                                 PodNames names) {
         Map<String, long[]> totals = new TreeMap<>();
         Map<String, ProcessInfo> sample = new TreeMap<>();
         for (ProcessInfo p : list) {
@@ -175,13 +189,19 @@ final class PsCommand implements Callable<Integer> {
                 ObjectNode o = arr.addObject();
                 ProcessInfo s = sample.get(e.getKey());
                 boolean outside = e.getKey().equals("-");
+                var named = outside ? Optional.<io.github.procscope.api.kubernetes.PodContainer>empty()
+                        : names.of(s.owner());
                 if (pods) {
                     Json.putText(o, "podUid", outside ? Optional.empty() : s.owner().flatMap(
                             Owner::podUid));
                     Json.putText(o, "qosClass", outside ? Optional.empty()
                             : s.owner().flatMap(Owner::qosClass).map(Enum::name));
+                    named.ifPresent(n -> {
+                        o.put("namespace", n.namespace());
+                        o.put("pod", n.pod());
+                    });
                 } else {
-                    Owners.putOwnerJson(o, outside ? Optional.empty() : s.owner());
+                    Owners.putOwnerJson(o, outside ? Optional.empty() : s.owner(), names);
                     o.remove("systemdUnit");
                     o.remove("slurm");
                 }
@@ -192,21 +212,34 @@ final class PsCommand implements Callable<Integer> {
             ctx.printJson(doc);
             return;
         }
+        // the Kubernetes names, in a column of their own, when the runtime names any of the rows
+        boolean named = rows.stream().anyMatch(e -> !e.getKey().equals("-")
+                && names.of(sample.get(e.getKey()).owner()).isPresent());
         Table t = pods ? new Table().left("POD").left("QOS") : new Table().left("CONTAINER").left("RUNTIME").left("POD");
         t.right("PROCESSES").right("RSS");
+        if (named) {
+            // last: a narrow terminal cuts the names, never the totals
+            t.left(pods ? "NAMESPACE/NAME" : "NAMESPACE/POD/CONTAINER");
+        }
         for (var e : rows) {
             ProcessInfo s = sample.get(e.getKey());
             var o = e.getKey().equals("-") ? Optional.<Owner>empty() : s.owner();
+            List<Object> cells = new ArrayList<>();
             if (pods) {
-                t.row(e.getKey(), o.flatMap(Owner::qosClass).map(Owners::qosName).orElse("-"),
-                        e.getValue()[0], Units.bytes(e.getValue()[1]));
+                cells.add(e.getKey());
+                cells.add(o.flatMap(Owner::qosClass).map(Owners::qosName).orElse("-"));
             } else {
-                t.row(e.getKey().equals("-") ? "-" : e.getKey().substring(0, 12),
-                        o.flatMap(Owner::runtime)
-                                .map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("-"),
-                        o.flatMap(Owner::podUid).orElse("-"),
-                        e.getValue()[0], Units.bytes(e.getValue()[1]));
+                cells.add(e.getKey().equals("-") ? "-" : e.getKey().substring(0, 12));
+                cells.add(o.flatMap(Owner::runtime).map(r -> r.name().toLowerCase(Locale.ROOT)).orElse("-"));
+                cells.add(o.flatMap(Owner::podUid).orElse("-"));
             }
+            cells.add(e.getValue()[0]);
+            cells.add(Units.bytes(e.getValue()[1]));
+            if (named) {
+                cells.add(names.of(o).map(n -> Table.printable(n.namespace() + "/" + n.pod()
+                        + (pods ? "" : "/" + n.container()))).orElse("-"));
+            }
+            t.row(cells.toArray());
         }
         t.print(ctx.out(), ctx.width());
     }

@@ -1,6 +1,7 @@
 package io.github.procscope.cli;
 
 import io.github.procscope.api.diagnose.DoctorOptions;
+import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.metrics.ExporterOptions;
 import io.github.procscope.metrics.ListenAddress;
 import io.github.procscope.metrics.MetricsServer;
@@ -15,6 +16,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -87,6 +89,9 @@ final class ServeCommand implements Callable<Integer> {
             description = "Pids known to be subreapers (for job trees and GPU ghosts).")
     List<Long> subreapers = List.of();
 
+    @picocli.CommandLine.Mixin
+    KubernetesSockets kubernetes = new KubernetesSockets();
+
     private static final Set<String> STANDALONE = Set.of("comm", "job", "container", "pod", "slurm");
 
     @Override
@@ -109,6 +114,11 @@ final class ServeCommand implements Callable<Integer> {
         if (!noDoctor) {
             sources = sources.withDoctor(ctx.doctor(null, !noGpu));
         }
+        // the pod, namespace and container labels of GPU series, and GPU memory per pod: only with GPUs
+        Optional<KubernetesNames> names = noGpu ? Optional.empty() : kubernetes.open(ctx, "serve");
+        if (names.isPresent()) {
+            sources = sources.withKubernetes(names.get());
+        }
         try (ProcscopeCollector collector = new ProcscopeCollector(sources, options,
                 line -> ctx.err().println(line));
              MetricsServer server = MetricsServer.start(address, collector)) {
@@ -125,6 +135,8 @@ final class ServeCommand implements Callable<Integer> {
             return ProcscopeCli.OK;
         } catch (InterruptedException e) {
             return ProcscopeCli.OK;
+        } finally {
+            names.ifPresent(KubernetesNames::close);
         }
     }
 

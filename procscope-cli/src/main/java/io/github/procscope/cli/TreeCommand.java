@@ -35,10 +35,20 @@ final class TreeCommand implements Callable<Integer> {
             description = "The subtree's root (default: the whole tree).")
     Long pid;
 
+    @picocli.CommandLine.Mixin
+    KubernetesSockets kubernetes = new KubernetesSockets();
+
     @Override
     public Integer call() {
         Context ctx = root.context();
         io.github.procscope.api.ProcessSnapshot snapshot = ctx.procfs().snapshot(Set.of(Facet.CGROUP));
+        try (PodNames names = kubernetes.names(ctx, "tree",
+                snapshot.processes().stream().map(ProcessInfo::owner).toList())) {
+            return show(ctx, snapshot, names);
+        }
+    }
+
+    private Integer show(Context ctx, io.github.procscope.api.ProcessSnapshot snapshot, PodNames names) {
         ctx.noteUnreadable("tree", snapshot);
         ProcessTree tree = snapshot.tree();
         List<ProcessInfo> tops;
@@ -53,13 +63,13 @@ final class TreeCommand implements Callable<Integer> {
         if (ctx.json()) {
             ArrayNode arr = Context.mapper().createArrayNode();
             for (ProcessInfo p : tops) {
-                arr.add(json(tree, p));
+                arr.add(json(tree, p, names));
             }
             ObjectNode doc;
             if (pid != null) {
                 doc = (ObjectNode) arr.get(0);
                 ArrayNode a = doc.putArray("adopted");
-                adopted.forEach(p -> a.add(json(tree, p)));
+                adopted.forEach(p -> a.add(json(tree, p, names)));
             } else {
                 doc = Context.mapper().createObjectNode();
                 doc.set("roots", arr);
@@ -70,27 +80,29 @@ final class TreeCommand implements Callable<Integer> {
         }
         int width = ctx.width();
         for (ProcessInfo p : tops) {
-            print(ctx.out(), tree, p, "", "", width);
+            print(ctx.out(), tree, p, "", "", width, names);
         }
         if (!adopted.isEmpty()) {
             ctx.out().println("re-parented away from the tree, still in its group or session:");
             for (ProcessInfo p : adopted) {
-                print(ctx.out(), tree, p, "", "", width);
+                print(ctx.out(), tree, p, "", "", width, names);
             }
         }
         return ProcscopeCli.OK;
     }
 
-    private static void print(PrintStream out, ProcessTree tree, ProcessInfo p, String lead, String childLead, int width) {
-        String owner = Owners.label(p);
+    private static void print(PrintStream out, ProcessTree tree, ProcessInfo p, String lead, String childLead, int width,
+                              PodNames names) {
+        String owner = Owners.label(p.owner(), names);
         String line = String.format("%s%d %s [%c] rss %s subtree %s%s", lead, p.pid(), Table.printable(p.comm()),
                 p.state().letter(), Units.bytes(p.rssBytes()), Units.bytes(tree.subtreeRssBytes(p.pid())),
-                owner.equals("-") || owner.equals(parentOwner(tree, p)) ? "" : "  " + owner);
+                owner.equals("-") || owner.equals(parentOwner(tree, p, names)) ? "" : "  " + owner);
         out.println(line.length() > width ? line.substring(0, width) : line);
         List<ProcessInfo> kids = tree.children(p.pid());
         for (int i = 0; i < kids.size(); i++) {
             boolean last = i == kids.size() - 1;
-            print(out, tree, kids.get(i), childLead + (last ? "`-- " : "|-- "), childLead + (last ? "    " : "|   "), width);
+            print(out, tree, kids.get(i), childLead + (last ? "`-- " : "|-- "), childLead + (last ? "    " : "|   "), width,
+                    names);
         }
     }
 
@@ -115,11 +127,11 @@ final class TreeCommand implements Callable<Integer> {
     }
 
     /** @return the parent's OWNER cell: a child in its parent's container is not labelled again */
-    private static String parentOwner(ProcessTree tree, ProcessInfo p) {
-        return tree.get(p.ppid()).map(Owners::label).orElse("-");
+    private static String parentOwner(ProcessTree tree, ProcessInfo p, PodNames names) {
+        return tree.get(p.ppid()).map(q -> Owners.label(q.owner(), names)).orElse("-");
     }
 
-    private static ObjectNode json(ProcessTree tree, ProcessInfo p) {
+    private static ObjectNode json(ProcessTree tree, ProcessInfo p, PodNames names) {
         ObjectNode o = Context.mapper().createObjectNode();
         o.put("pid", p.pid());
         o.put("ppid", p.ppid());
@@ -128,9 +140,10 @@ final class TreeCommand implements Callable<Integer> {
         o.put("rssBytes", p.rssBytes());
         o.put("subtreeRssBytes", tree.subtreeRssBytes(p.pid()));
         Owners.putJson(o, p);
+        Owners.putOwnerJson(o, p.owner(), names);
         ArrayNode kids = o.putArray("children");
         for (ProcessInfo c : tree.children(p.pid())) {
-            kids.add(json(tree, c));
+            kids.add(json(tree, c, names));
         }
         return o;
     }

@@ -29,6 +29,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -83,6 +84,9 @@ final class WatchCommand implements Callable<Integer> {
 
     @Option(names = "--rows", description = "Rows even on a terminal.")
     boolean rows;
+
+    @CommandLine.Mixin
+    KubernetesSockets kubernetes = new KubernetesSockets();
 
     /**
      * One process of the tree in a row, as {@code --json} writes it (one field per component).
@@ -145,6 +149,7 @@ final class WatchCommand implements Callable<Integer> {
         Deque<Long> history = new ArrayDeque<>();
         Row start = null;
         Row last = null;
+        PodNames names = kubernetes.names(ctx, "watch", List.of(first.owner()));
         try {
             JobTree tree = ctx.procfs().jobTree(key, gpus == null ? JobTreeOptions.basic()
                     : JobTreeOptions.basic().withGpus(gpus));
@@ -173,15 +178,16 @@ final class WatchCommand implements Callable<Integer> {
                     if (history.size() > SPARK) {
                         history.removeFirst();
                     }
-                    out.print("\r" + liveLine(first, row, start, history) + "\u001b[K");
+                    out.print("\r" + liveLine(first, row, start, history, names) + "\u001b[K");
                 } else if (ctx.json()) {
-                    ctx.printJsonLine(json(row, first.owner()));
+                    ctx.printJsonLine(json(row, first.owner(), names));
                 } else {
                     out.println(csv(row));
                 }
                 out.flush();
             }
         } finally {
+            names.close();
             if (gpus != null) {
                 gpus.close();
             }
@@ -226,6 +232,10 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     static ObjectNode json(Row r, Optional<Owner> owner) {
+        return json(r, owner, PodNames.NONE);
+    }
+
+    static ObjectNode json(Row r, Optional<Owner> owner, PodNames names) {
         ObjectNode o = Json.object();
         Json.put(o, "takenAt", r.takenAt());
         o.put("pid", r.pid());
@@ -237,7 +247,7 @@ final class WatchCommand implements Callable<Integer> {
         o.set("members", Json.of(r.members()));
         o.set("joined", Json.of(r.joined()));
         o.set("left", Json.of(r.left()));
-        Owners.putOwnerJson(o, owner);
+        Owners.putOwnerJson(o, owner, names);
         return o;
     }
 
@@ -248,7 +258,11 @@ final class WatchCommand implements Callable<Integer> {
     }
 
     static String liveLine(ProcessInfo first, Row r, Row start, Deque<Long> history) {
-        String owner = Owners.label(first);
+        return liveLine(first, r, start, history, PodNames.NONE);
+    }
+
+    static String liveLine(ProcessInfo first, Row r, Row start, Deque<Long> history, PodNames names) {
+        String owner = Owners.label(first.owner(), names);
         return String.format(Locale.ROOT, "%s %d %s%s  rss %s %s %s  cpu %s  thr %d  procs %d  gpu %s",
                 CLOCK.format(LocalTime.ofInstant(r.takenAt(), ZoneId.systemDefault())), r.pid(),
                 Table.printable(first.comm()), owner.equals("-") ? "" : " " + owner, Units.bytes(r.rssBytes()), sparkline(history),

@@ -15,13 +15,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The kubelet's pod-resources service, from the same generated classes the client uses: it lists the
  * allocations a test sets, or, once told to hang, takes each call and never answers.
  */
-final class FakeKubelet extends PodResourcesListerGrpc.PodResourcesListerImplBase {
+public final class FakeKubelet extends PodResourcesListerGrpc.PodResourcesListerImplBase {
     private volatile ListPodResourcesResponse pods = ListPodResourcesResponse.getDefaultInstance();
     private volatile boolean hang;
-    final AtomicInteger calls = new AtomicInteger();
+    public final AtomicInteger calls = new AtomicInteger();
 
     /** Allocates devices of one resource to one container of one pod (a new pod entry each time). */
-    FakeKubelet allocate(String namespace, String pod, String container, String resource, String... deviceIds) {
+    public FakeKubelet allocate(String namespace, String pod, String container, String resource, String... deviceIds) {
         pods = pods.toBuilder().addPodResources(PodResources.newBuilder().setNamespace(namespace).setName(pod)
                 .addContainers(ContainerResources.newBuilder().setName(container)
                         .addDevices(ContainerDevices.newBuilder().setResourceName(resource)
@@ -29,11 +29,11 @@ final class FakeKubelet extends PodResourcesListerGrpc.PodResourcesListerImplBas
         return this;
     }
 
-    void set(ListPodResourcesResponse answer) {
+    public void set(ListPodResourcesResponse answer) {
         pods = answer;
     }
 
-    void hang() {
+    public void hang() {
         hang = true;
     }
 

@@ -18,13 +18,13 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A container runtime's CRI service, from the same generated classes the client uses: it lists the sandboxes
  * and containers a test sets, or, once told to hang, takes each call and never answers.
  */
-final class FakeRuntime extends RuntimeServiceGrpc.RuntimeServiceImplBase {
+public final class FakeRuntime extends RuntimeServiceGrpc.RuntimeServiceImplBase {
     private volatile ListPodSandboxResponse sandboxes = ListPodSandboxResponse.getDefaultInstance();
     private volatile ListContainersResponse containers = ListContainersResponse.getDefaultInstance();
     private volatile boolean hang;
-    final AtomicInteger calls = new AtomicInteger();
+    public final AtomicInteger calls = new AtomicInteger();
 
-    FakeRuntime sandbox(String id, String namespace, String name, String uid, boolean ready, long createdAt) {
+    public FakeRuntime sandbox(String id, String namespace, String name, String uid, boolean ready, long createdAt) {
         sandboxes = sandboxes.toBuilder().addItems(PodSandbox.newBuilder().setId(id)
                 .setMetadata(PodSandboxMetadata.newBuilder().setName(name).setNamespace(namespace).setUid(uid))
                 .setState(ready ? PodSandboxState.SANDBOX_READY : PodSandboxState.SANDBOX_NOTREADY)
@@ -32,18 +32,18 @@ final class FakeRuntime extends RuntimeServiceGrpc.RuntimeServiceImplBase {
         return this;
     }
 
-    FakeRuntime container(String id, String sandboxId, String name) {
+    public FakeRuntime container(String id, String sandboxId, String name) {
         return container(Container.newBuilder().setId(id).setPodSandboxId(sandboxId)
                 .setMetadata(ContainerMetadata.newBuilder().setName(name)).build());
     }
 
-    FakeRuntime container(Container c) {
+    public FakeRuntime container(Container c) {
         containers = containers.toBuilder().addContainers(c).build();
         return this;
     }
 
     /** From now on every call is taken and never answered. */
-    void hang() {
+    public void hang() {
         hang = true;
     }
 

@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /** A gRPC server on a unix socket, serving the fakes the tests give it: what a runtime or kubelet would be. */
-final class UnixServer implements AutoCloseable {
+public final class UnixServer implements AutoCloseable {
     private final EventLoopGroup group;
     private final Server server;
 
@@ -31,7 +31,7 @@ final class UnixServer implements AutoCloseable {
      * @param services what to serve
      * @return the started server
      */
-    static UnixServer start(Path socket, BindableService... services) {
+    public static UnixServer start(Path socket, BindableService... services) {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         NettyServerBuilder b = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()),
                         InsecureServerCredentials.create())

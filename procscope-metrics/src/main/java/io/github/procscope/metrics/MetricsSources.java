@@ -5,6 +5,7 @@ import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.kubernetes.KubernetesNames;
 
 import java.util.Objects;
 import java.util.Optional;
@@ -21,9 +22,13 @@ import java.util.function.Supplier;
  * @param doctor    the doctor, for findings by kind and severity and OOM kills per cgroup
  * @param memory    the memory reader, for the proportional memory types of the groups
  *                  ({@link ExporterOptions#gatherSmaps()})
+ * @param kubernetes Kubernetes names ({@code Procscope::kubernetesNames}): the {@code pod}, {@code namespace} and
+ *                  {@code container} labels of a GPU's series (the containers the kubelet allocated it to) and
+ *                  GPU memory per pod, split per process through its container; the collector does not close it
  */
 public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFiles, Optional<Supplier<Gpus>> gpus,
-                             Optional<Doctor> doctor, Optional<ProcessMemory> memory) {
+                             Optional<Doctor> doctor, Optional<ProcessMemory> memory,
+                             Optional<KubernetesNames> kubernetes) {
 
     /** Checks that no component is null. */
     public MetricsSources {
@@ -32,6 +37,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
         Objects.requireNonNull(gpus, "gpus");
         Objects.requireNonNull(doctor, "doctor");
         Objects.requireNonNull(memory, "memory");
+        Objects.requireNonNull(kubernetes, "kubernetes");
     }
 
     /**
@@ -44,7 +50,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      */
     public MetricsSources(ProcessTable processes, Optional<OpenFiles> openFiles, Optional<Supplier<Gpus>> gpus,
                           Optional<Doctor> doctor) {
-        this(processes, openFiles, gpus, doctor, Optional.empty());
+        this(processes, openFiles, gpus, doctor, Optional.empty(), Optional.empty());
     }
 
     /**
@@ -52,7 +58,8 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return sources with the process table only
      */
     public static MetricsSources of(ProcessTable processes) {
-        return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+        return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
+                Optional.empty());
     }
 
     /**
@@ -60,7 +67,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withOpenFiles(OpenFiles files) {
-        return new MetricsSources(processes, Optional.of(files), gpus, doctor, memory);
+        return new MetricsSources(processes, Optional.of(files), gpus, doctor, memory, kubernetes);
     }
 
     /**
@@ -68,7 +75,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withGpus(Supplier<Gpus> opener) {
-        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor, memory);
+        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor, memory, kubernetes);
     }
 
     /**
@@ -76,14 +83,24 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withDoctor(Doctor d) {
-        return new MetricsSources(processes, openFiles, gpus, Optional.of(d), memory);
+        return new MetricsSources(processes, openFiles, gpus, Optional.of(d), memory, kubernetes);
     }
 
     /**
+     * {@return these sources with a memory reader}
+     *
      * @param m the memory reader
-     * @return these sources with it
      */
     public MetricsSources withMemory(ProcessMemory m) {
-        return new MetricsSources(processes, openFiles, gpus, doctor, Optional.of(m));
+        return new MetricsSources(processes, openFiles, gpus, doctor, Optional.of(m), kubernetes);
+    }
+
+    /**
+     * {@return these sources with Kubernetes names, asked at each scrape within their deadline}
+     *
+     * @param names Kubernetes names
+     */
+    public MetricsSources withKubernetes(KubernetesNames names) {
+        return new MetricsSources(processes, openFiles, gpus, doctor, memory, Optional.of(names));
     }
 }

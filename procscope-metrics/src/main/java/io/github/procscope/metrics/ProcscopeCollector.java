@@ -8,6 +8,8 @@ import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.kubernetes.KubernetesNames;
+import io.github.procscope.api.kubernetes.PodContainer;
 import io.github.procscope.metrics.family.DcgmDevices;
 import io.github.procscope.metrics.family.DeletedOpenFiles;
 import io.github.procscope.metrics.family.DeviceReading;
@@ -17,18 +19,19 @@ import io.github.procscope.metrics.family.GpmSampler;
 import io.github.procscope.metrics.family.GpuMemoryAttribution;
 import io.github.procscope.metrics.family.NvlinkRates;
 import io.github.procscope.metrics.family.OomKills;
+import io.github.procscope.metrics.family.PodGpuMemory;
 import io.github.procscope.metrics.family.ProcessGroups;
 import io.github.procscope.metrics.family.ProcessReading;
 import io.github.procscope.metrics.family.ScrapeHealth;
 import io.github.procscope.metrics.family.Zombies;
 import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.registry.MultiCollector;
-import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
 
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -138,7 +141,7 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         if (options.grouper() instanceof IdentityBoundGrouper) {
             all.remove(Facet.CMDLINE); // read once per process identity, by the assignments
         }
-        if (options.perPid()) {
+        if (options.perPid() || sources.kubernetes().isPresent() && gpus.isPresent()) {
             all.add(Facet.CGROUP);
         }
         return all;
@@ -191,13 +194,20 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         }
         GpmSampler sampler = gpm.orElseThrow();
         sampler.start();
+        // one question to the kubelet per scrape, within the names' deadline (a dead socket: the last answer)
+        Map<String, List<PodContainer>> allocations = sources.kubernetes().map(KubernetesNames::gpus).orElse(Map.of());
         for (GpuDevice d : devices) {
             try {
                 DeviceReading r = DeviceReading.of(d, nvlinkRates, sampler.last(d.uuid()));
-                DcgmDevices.collect(s, r, DcgmDevices.labels(d, options.hostname(), driver, Labels.EMPTY));
+                DcgmDevices.collect(s, r, DcgmDevices.labels(d, options.hostname(), driver,
+                        PodGpuMemory.allocationLabels(allocations, d)));
                 idleHolding.collect(s, d, r.sample());
                 GpuMemoryAttribution.collect(s, d, snapshot, p -> groupOf(p, tree),
                         options.perPid(), options.doctorOptions().subreapers());
+                if (sources.kubernetes().isPresent()) {
+                    PodGpuMemory.collect(s, d, snapshot, sources.kubernetes().get(),
+                            options.doctorOptions().subreapers());
+                }
             } catch (ProcscopeException e) {
                 health.error("gpu");
             }

@@ -1,9 +1,11 @@
 package io.github.procscope.api.kubernetes;
 
 import io.github.procscope.api.cgroup.Container;
+import io.github.procscope.api.cgroup.Owner;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -36,6 +38,25 @@ public interface KubernetesNames extends AutoCloseable {
      * @param container a container, by the id its cgroup path names
      */
     Optional<PodContainer> container(Container container);
+
+    /**
+     * The names of a process's container, as {@link io.github.procscope.api.ProcessInfo#owner()} or
+     * {@link io.github.procscope.api.gpu.GpuUser#owner()} gives its owner.
+     *
+     * @param owner the workload a process's cgroup paths name
+     * @return its container's pod and name ({@link #container(Container)}); empty when the paths name no
+     *         container, the runtime does not know it, or the runtime names a pod other than the one whose UID
+     *         the paths name (an answer that contradicts the kernel is not passed on)
+     */
+    default Optional<PodContainer> container(Owner owner) {
+        Objects.requireNonNull(owner, "owner");
+        Optional<Container> c = owner.container();
+        if (c.isEmpty()) {
+            return Optional.empty();
+        }
+        return container(c.get()).filter(p -> p.podUid().isEmpty() || owner.podUid().isEmpty()
+                || p.podUid().get().equals(owner.podUid().get()));
+    }
 
     /**
      * {@return the containers the kubelet allocated that device to, in the kubelet's order, each once: one
