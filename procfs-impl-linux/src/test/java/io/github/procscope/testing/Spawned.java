@@ -89,6 +89,16 @@ public final class Spawned implements AutoCloseable {
     /** One reader per process, so that lines buffered by one call are there for the next. */
     private static final java.util.Map<Process, BufferedReader> READERS = new java.util.WeakHashMap<>();
 
+    /**
+     * Runs a blocking task on a daemon thread of its own: the common fork-join pool may have a single worker (on
+     * JDK 25 with two CPUs), which a test's other blocking task can hold.
+     */
+    public static void ownThread(Runnable task) {
+        Thread t = new Thread(task, "spawned-reader");
+        t.setDaemon(true);
+        t.start();
+    }
+
     /** Reads one line of the process's stdout, failing the test after the timeout. */
     public static String readLine(Process p, Duration timeout) {
         BufferedReader r;
@@ -102,7 +112,7 @@ public final class Spawned implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        });
+        }, Spawned::ownThread);
         try {
             String s = line.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             if (s == null) {

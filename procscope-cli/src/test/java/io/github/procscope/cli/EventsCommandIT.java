@@ -29,7 +29,7 @@ class EventsCommandIT {
             CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> ProcscopeCli.run(
                     new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
                     new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8), false, 80,
-                    args.toArray(new String[0])));
+                    args.toArray(new String[0])), io.github.procscope.testing.Spawned::ownThread);
             long deadline = System.nanoTime() + 30_000_000_000L;
             while (!err.toString(java.nio.charset.StandardCharsets.UTF_8).contains("source")
                     && System.nanoTime() < deadline) {
@@ -101,7 +101,7 @@ class EventsCommandIT {
             CompletableFuture<Integer> run = CompletableFuture.supplyAsync(() -> ProcscopeCli.run(
                     new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
                     new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8), false, 80,
-                    args.toArray(new String[0])));
+                    args.toArray(new String[0])), io.github.procscope.testing.Spawned::ownThread);
             long deadline = System.nanoTime() + 30_000_000_000L;
             while (!err.toString(java.nio.charset.StandardCharsets.UTF_8).contains("source")
                     && System.nanoTime() < deadline) {

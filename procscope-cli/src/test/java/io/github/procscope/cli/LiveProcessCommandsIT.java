@@ -257,7 +257,7 @@ class LiveProcessCommandsIT {
         PrintStream out = new PrintStream(buffer, true, StandardCharsets.UTF_8);
         CompletableFuture<Integer> watch = CompletableFuture.supplyAsync(() -> ProcscopeCli.run(out,
                 new PrintStream(errors, true, StandardCharsets.UTF_8), "--json", "watch", Long.toString(helper.pid()),
-                "--interval", "50ms"));
+                "--interval", "50ms"), io.github.procscope.testing.Spawned::ownThread);
         Spawned.await(TIMEOUT, "two rows", () -> rows(buffer).size() >= 2);
         long before = rows(buffer).get(rows(buffer).size() - 1).get("rssBytes").asLong();
         helper.send("reserve 200");

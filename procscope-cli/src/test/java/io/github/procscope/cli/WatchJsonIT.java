@@ -86,7 +86,8 @@ class WatchJsonIT {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         CompletableFuture<Integer> watch = CompletableFuture.supplyAsync(() -> ProcscopeCli.run(
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8),
-                false, 80, "--json", "watch", Long.toString(shell.pid()), "--interval", "100ms", "--count", "100000"));
+                false, 80, "--json", "watch", Long.toString(shell.pid()), "--interval", "100ms", "--count", "100000"),
+                Spawned::ownThread);
         long child;
         try {
             Spawned.await(TIMEOUT, "a first row", () -> !out.rows().isEmpty());

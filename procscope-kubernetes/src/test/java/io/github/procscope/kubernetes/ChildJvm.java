@@ -30,8 +30,8 @@ record ChildJvm(int exitCode, String stdout, String stderr) {
             throw new UncheckedIOException("cannot start " + command, e);
         }
         try {
-            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p, false));
-            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p, true));
+            CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p, false), ChildJvm::ownThread);
+            CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p, true), ChildJvm::ownThread);
             if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
                 throw new AssertionError("still running after " + limit + ": " + command);
             }
@@ -62,5 +62,12 @@ record ChildJvm(int exitCode, String stdout, String stderr) {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A reader of its own: the common pool may have one worker, and the two streams must be read at once. */
+    private static void ownThread(Runnable task) {
+        Thread t = new Thread(task, "child-jvm-reader");
+        t.setDaemon(true);
+        t.start();
     }
 }
