@@ -54,7 +54,9 @@ import java.util.function.Consumer;
  *       is refused.</li>
  *   <li>{@link Reason#JVM_OWNED}: QUIT (thread dumps), USR2 (thread suspension), SEGV, BUS, ILL, FPE,
  *       TRAP (the JVM's own fault handling), ABRT (its fatal-error path), PIPE and XFSZ (turned into I/O
- *       errors): taking these would break the JVM.</li>
+ *       errors): taking these would break the JVM. So a job's default forwarded signals
+ *       ({@link io.github.procscope.api.job.JobSpec#DEFAULT_FORWARDED}: TERM, INT, HUP, USR1) hold none of
+ *       them.</li>
  *   <li>{@link Reason#UNCATCHABLE}: KILL and STOP; {@link Reason#UNKNOWN_TO_JVM}: real-time signals,
  *       which {@code sun.misc.Signal} cannot name; {@link Reason#ALREADY_GUARDED}: another open guard
  *       holds the signal; {@link Reason#NOT_INSTALLED}: the JVM accepted the handler but the kernel's
