@@ -41,6 +41,7 @@ public final class Unprivileged {
         cmd.add("-Xshare:auto");
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-Djava.io.tmpdir=/tmp");
+        cmd.addAll(Spawned.NATIVE_OPTIONS);
         cmd.add(mainClass.getName());
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(new File("/"));
