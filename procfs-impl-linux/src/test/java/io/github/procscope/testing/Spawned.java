@@ -70,6 +70,18 @@ public final class Spawned implements AutoCloseable {
     public static final List<String> NATIVE_OPTIONS = Runtime.version().feature() >= 22
             ? List.of("--enable-native-access=ALL-UNNAMED", "-Dsun.misc.unsafe.memory.access=allow") : List.of();
 
+    /**
+     * @param command a command
+     * @return the command run with every signal at its default disposition, whatever this JVM inherited (a build run
+     *         under {@code nohup} ignores HUP, one started as a background job of a shell INT and QUIT, and a child
+     *         inherits what is ignored): coreutils' {@code env --default-signal}
+     */
+    public static List<String> withDefaultSignals(List<String> command) {
+        List<String> out = new ArrayList<>(List.of("env", "--default-signal"));
+        out.addAll(command);
+        return out;
+    }
+
     public static ProcessBuilder javaCommand(List<String> jvmOptions, Class<?> mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
