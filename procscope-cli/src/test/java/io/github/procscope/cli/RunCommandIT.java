@@ -205,6 +205,7 @@ class RunCommandIT {
             args.addAll(List.of("--", "sh", "-c", job));
             List<String> cmd = new ArrayList<>(List.of("sh", "-c", "trap '' TERM; exec \"$@\"", "sh"));
             cmd.addAll(Spawned.javaCommand(List.of(), ProcscopeCli.class, args.toArray(String[]::new)).command());
+            cmd = Spawned.withDefaultSignals(cmd); // TERM alone ignored, whatever this JVM inherited
             try (Spawned spawned = new Spawned()) {
                 Process run = spawned.start(new ProcessBuilder(cmd).redirectError(err.toFile()));
                 assertEquals("ready", Spawned.readLine(run, TIMEOUT));
