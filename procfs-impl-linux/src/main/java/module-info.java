@@ -22,7 +22,7 @@ module io.github.procscope.linux {
     // unnamed module of a class loader of its own, and those classes must see the interfaces. A qualified
     // export cannot name an unnamed module, so the package is exported to all; nothing in it is supported
     // for use outside this module.
-    exports io.github.procscope.linux.internal;
+    exports io.github.procscope.linux.sys.internal;
 
-    provides io.github.procscope.api.spi.PlatformProvider with io.github.procscope.linux.LinuxPlatform;
+    provides io.github.procscope.api.spi.PlatformProvider with io.github.procscope.linux.platform.LinuxPlatform;
 }

@@ -8,7 +8,7 @@ import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.GpuFdScan;
 import io.github.procscope.api.gpu.GpuFdUser;
-import io.github.procscope.linux.LinuxOpenFiles;
+import io.github.procscope.linux.proc.LinuxOpenFiles;
 import io.github.procscope.testing.Commands;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;

@@ -49,7 +49,7 @@ class ModulePathIT {
      */
     private static List<Path> modulePath() {
         List<Path> path = new java.util.ArrayList<>(List.of(bindingJar(), jarOf(GpusProvider.class),
-                jarOf(com.sun.jna.Native.class), jarOf(io.github.procscope.linux.LinuxProcfs.class)));
+                jarOf(com.sun.jna.Native.class), jarOf(io.github.procscope.linux.proc.LinuxProcfs.class)));
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (e.contains("/com/github/jnr/") || e.contains("/org/ow2/asm/")) {
                 path.add(Path.of(e));

@@ -176,7 +176,7 @@ class ConsumerProjectIT {
     private static List<Path> runtime() throws Exception {
         List<Path> out = new ArrayList<>();
         out.add(api());
-        out.add(location(Class.forName("io.github.procscope.linux.LinuxPlatform")));
+        out.add(location(Class.forName("io.github.procscope.linux.platform.LinuxPlatform")));
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (e.contains("/com/github/jnr/") || e.contains("/org/ow2/asm/")) {
                 out.add(Path.of(e));

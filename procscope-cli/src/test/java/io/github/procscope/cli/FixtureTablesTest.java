@@ -20,7 +20,7 @@ class FixtureTablesTest {
 
     @BeforeAll
     static void fixture() {
-        io.github.procscope.linux.LinuxProcfs live = io.github.procscope.linux.LinuxProcfs.system();
+        io.github.procscope.linux.proc.LinuxProcfs live = io.github.procscope.linux.proc.LinuxProcfs.system();
         org.junit.jupiter.api.Assumptions.assumeTrue(live.pageSizeBytes() == 4096 && live.clockTicksPerSecond() == 100,
                 "the fixture machine's figures are in 4 KiB pages and 100 Hz clock ticks, as on x86-64");
         m = MachineFixture.create();

@@ -17,7 +17,7 @@ import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.monitor.GpuMonitor;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
-import io.github.procscope.linux.CgroupOomCounters;
+import io.github.procscope.linux.proc.CgroupOomCounters;
 
 import java.nio.file.Path;
 import java.time.Duration;

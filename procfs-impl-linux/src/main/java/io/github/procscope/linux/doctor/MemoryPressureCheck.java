@@ -7,7 +7,7 @@ import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
-import io.github.procscope.linux.CgroupMemoryStat;
+import io.github.procscope.linux.proc.CgroupMemoryStat;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -4,7 +4,7 @@ import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.Signal;
-import io.github.procscope.linux.ProcessCalls;
+import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.linux.ProcessCalls;
+import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.util.HashMap;
 import java.util.HashSet;

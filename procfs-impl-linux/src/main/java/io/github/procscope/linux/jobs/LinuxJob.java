@@ -24,7 +24,7 @@ import io.github.procscope.api.job.Straggler;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.Signals;
-import io.github.procscope.linux.ProcessCalls;
+import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -11,7 +11,7 @@ import io.github.procscope.api.job.JobSupervisor;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
-import io.github.procscope.linux.ProcessCalls;
+import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,6 +1,6 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.linux.ProcessCalls;
+import io.github.procscope.linux.sys.ProcessCalls;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessKey;
 

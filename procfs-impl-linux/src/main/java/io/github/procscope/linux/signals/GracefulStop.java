@@ -1,6 +1,6 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.linux.ProcessCalls;
+import io.github.procscope.linux.sys.ProcessCalls;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessInfo;
@@ -13,7 +13,7 @@ import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.StopReport.Ending;
 import io.github.procscope.api.signals.StopReport.StoppedProcess;
-import io.github.procscope.linux.internal.NativeAccess;
+import io.github.procscope.linux.sys.internal.NativeAccess;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -273,7 +273,7 @@ final class GracefulStop {
      * At the first scan, once the target's candidate (if any) was checked: a target that was not admitted is listed
      * first, as gone before anything was sent (its pid is free, or names another process). If no process holds its
      * pid, the group and session with that id, if any still has members, are those it led (as
-     * {@link io.github.procscope.linux.TreeMembers#rootLedItsPid()} counts them).
+     * {@link io.github.procscope.linux.proc.TreeMembers#rootLedItsPid()} counts them).
      */
     private void settleTarget(long start) {
         if (targetSettled) {

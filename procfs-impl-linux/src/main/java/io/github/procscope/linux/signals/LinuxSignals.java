@@ -1,6 +1,6 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.linux.ProcessCalls;
+import io.github.procscope.linux.sys.ProcessCalls;
 import io.github.procscope.api.Facet;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
@@ -20,9 +20,9 @@ import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
-import io.github.procscope.linux.LinuxProcfs;
-import io.github.procscope.linux.TreeMembers;
-import io.github.procscope.linux.internal.NativeAccess;
+import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.linux.proc.TreeMembers;
+import io.github.procscope.linux.sys.internal.NativeAccess;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -57,7 +57,7 @@ class JobsLoadNoJnrIT {
         assertEquals(List.of(), errLines.stream().filter(l -> l.startsWith("WARNING")).toList(), "no JVM warning");
 
         List<String> loaded = Files.readAllLines(classLog, StandardCharsets.UTF_8);
-        assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.github.procscope.linux.FfmWall ")),
+        assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.github.procscope.linux.sys.FfmWall ")),
                 "the log lists the classes loaded, the FFM wall among them");
         assertTrue(loaded.stream().anyMatch(l -> l.contains(" io.github.procscope.linux.jobs.LinuxJobSupervisor ")),
                 "the supervisor ran in this JVM");

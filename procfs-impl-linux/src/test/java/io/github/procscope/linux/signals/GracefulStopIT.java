@@ -8,7 +8,7 @@ import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.StopReport.Ending;
 import io.github.procscope.api.signals.StopReport.StoppedProcess;
-import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;

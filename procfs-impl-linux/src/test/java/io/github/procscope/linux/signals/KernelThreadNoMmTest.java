@@ -4,7 +4,7 @@ import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.StopOptions;
-import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.linux.proc.LinuxProcfs;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

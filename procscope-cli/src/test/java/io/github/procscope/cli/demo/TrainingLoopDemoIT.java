@@ -4,7 +4,7 @@ import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
-import io.github.procscope.linux.LinuxProcfs;
+import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;

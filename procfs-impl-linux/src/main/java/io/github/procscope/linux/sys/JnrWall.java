@@ -1,0 +1,369 @@
+package io.github.procscope.linux.sys;
+
+import io.github.procscope.linux.sys.internal.JffiStub;
+import io.github.procscope.linux.sys.internal.WallLibC;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * The native wall through jnr-ffi, for JDK 17 to 21: the libc calls bound once by {@link LibraryLoader}
+ * (which generates their bytecode and needs jffi's native stub, extracted to {@code java.io.tmpdir}). The
+ * native memory a call needs is kept per thread. See {@link NativeWall} for the contract.
+ */
+final class JnrWall implements NativeWall {
+    private static final int CHUNK = 16 * 1024;
+    /**
+     * Room for glibc's opaque {@code posix_spawn_file_actions_t} (80 bytes on 64-bit Linux) and
+     * {@code posix_spawnattr_t} (336 bytes), with a wide margin.
+     */
+    private static final int SPAWN_STRUCT_BYTES = 1024;
+
+    private final WallLibC libc;
+    private final jnr.ffi.Runtime runtime;
+    private final boolean pidfdPossible;
+    private final ThreadLocal<Buffers> buffers;
+
+    /** The per-thread native memory, and Java arrays to decode it from. */
+    private static final class Buffers {
+        final Pointer chunk;
+        final Pointer statx;
+        final Pointer siginfo;
+        final byte[] statxBytes = new byte[FileStatus.STATX_BYTES];
+        final byte[] siginfoBytes = new byte[ChildState.SIGINFO_BYTES];
+        final Pointer pidfdInfo;
+        final byte[] pidfdInfoBytes = new byte[PidfdInfo.BYTES];
+
+        Buffers(jnr.ffi.Runtime rt) {
+            chunk = Memory.allocateDirect(rt, CHUNK);
+            statx = Memory.allocateDirect(rt, FileStatus.STATX_ALLOC);
+            siginfo = Memory.allocateDirect(rt, ChildState.SIGINFO_BYTES);
+            pidfdInfo = Memory.allocateDirect(rt, PidfdInfo.BYTES);
+        }
+    }
+
+    private JnrWall(WallLibC libc, boolean pidfdPossible) {
+        this.libc = libc;
+        this.runtime = jnr.ffi.Runtime.getRuntime(libc);
+        this.pidfdPossible = pidfdPossible;
+        this.buffers = ThreadLocal.withInitial(() -> new Buffers(runtime));
+    }
+
+    /**
+     * Binds the C library.
+     *
+     * @throws IllegalStateException naming the cause if it cannot be bound here
+     */
+    static JnrWall load(boolean pidfdPossible) {
+        try {
+            JffiStub.prepare(); // jffi's stub from a private cache, not java.io.tmpdir
+            WallLibC libc = LibraryLoader.create(WallLibC.class).failImmediately().load("c");
+            JnrWall wall = new JnrWall(libc, pidfdPossible);
+            long pid = wall.getpid();
+            if (pid != ProcessHandle.current().pid()) {
+                throw new IllegalStateException("jnr-ffi's getpid() returned " + pid + " but this JVM is pid "
+                        + ProcessHandle.current().pid() + ": the native binding is not usable");
+            }
+            return wall;
+        } catch (RuntimeException | LinkageError e) {
+            throw new IllegalStateException("cannot load the native C library through jnr-ffi (" + e
+                    + "). jnr-ffi needs its jffi native stub for " + System.getProperty("os.arch")
+                    + ", extracted to java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
+                    + "), which must allow executing files (not mounted noexec); check also the"
+                    + " jnr.ffi.provider and jffi.boot.library.path system properties", e);
+        }
+    }
+
+    private int errno() {
+        return -Math.max(1, runtime.getLastError());
+    }
+
+    @Override
+    public String name() {
+        return "jnr";
+    }
+
+    @Override
+    public long getpid() {
+        return libc.getpid();
+    }
+
+    @Override
+    public long getpgrp() {
+        return libc.getpgrp();
+    }
+
+    @Override
+    public int kill(long pid, int signal) {
+        return libc.kill(Math.toIntExact(pid), signal) == 0 ? 0 : errno();
+    }
+
+    @Override
+    public boolean pidfdPossible() {
+        return pidfdPossible;
+    }
+
+    @Override
+    public int pidfdOpen(long pid) {
+        if (!pidfdPossible) {
+            return -ENOSYS;
+        }
+        long fd = libc.syscall(SYS_PIDFD_OPEN, pid, 0, 0, 0);
+        return fd < 0 ? errno() : (int) fd;
+    }
+
+    @Override
+    public int pidfdSendSignal(int pidfd, int signal) {
+        if (!pidfdPossible) {
+            return -ENOSYS;
+        }
+        return libc.syscall(SYS_PIDFD_SEND_SIGNAL, pidfd, signal, 0, 0) == 0 ? 0 : errno();
+    }
+
+    @Override
+    public int openat(int dirfd, byte[] path, int flags) {
+        NativeWalls.checkPath(path);
+        int fd = libc.openat(dirfd, path, flags);
+        return fd >= 0 ? fd : errno();
+    }
+
+    @Override
+    public long read(int fd, byte[] buf, int off, int len) {
+        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        Pointer chunk = buffers.get().chunk;
+        long n = libc.read(fd, chunk, Math.min(len, CHUNK));
+        if (n < 0) {
+            return errno();
+        }
+        chunk.get(0, buf, off, (int) n);
+        return n;
+    }
+
+    @Override
+    public int close(int fd) {
+        return libc.close(fd) == 0 ? 0 : errno();
+    }
+
+    @Override
+    public int statx(int dirfd, byte[] path, int flags, int mask, FileStatus out) {
+        NativeWalls.checkPath(path);
+        Buffers b = buffers.get();
+        if (libc.statx(dirfd, path, flags, mask, b.statx) != 0) {
+            return errno();
+        }
+        b.statx.get(0, b.statxBytes, 0, b.statxBytes.length);
+        out.decode(ByteBuffer.wrap(b.statxBytes).order(ByteOrder.nativeOrder()));
+        return 0;
+    }
+
+    @Override
+    public int poll(int[] fds, short events, short[] revents, int count, int timeoutMs) {
+        Pointer p = Memory.allocateDirect(runtime, 8 * Math.max(1, count));
+        for (int i = 0; i < count; i++) {
+            p.putInt(8L * i, fds[i]);
+            p.putShort(8L * i + 4, events);
+            p.putShort(8L * i + 6, (short) 0);
+        }
+        int n = libc.poll(p, count, timeoutMs);
+        if (n < 0) {
+            return errno();
+        }
+        for (int i = 0; i < count; i++) {
+            revents[i] = p.getShort(8L * i + 6);
+        }
+        return n;
+    }
+
+    @Override
+    public int waitid(int idtype, long id, int options, ChildState out) {
+        Buffers b = buffers.get();
+        b.siginfo.setMemory(0, ChildState.SIGINFO_BYTES, (byte) 0);
+        if (libc.waitid(idtype, Math.toIntExact(id), b.siginfo, options) != 0) {
+            return errno();
+        }
+        b.siginfo.get(0, b.siginfoBytes, 0, b.siginfoBytes.length);
+        out.decode(ByteBuffer.wrap(b.siginfoBytes).order(ByteOrder.nativeOrder()));
+        return 0;
+    }
+
+    @Override
+    public int pidfdGetInfo(int pidfd, long requestMask, PidfdInfo out) {
+        Buffers b = buffers.get();
+        b.pidfdInfo.setMemory(0, PidfdInfo.BYTES, (byte) 0);
+        b.pidfdInfo.putLong(0, requestMask);
+        if (libc.ioctl(pidfd, PidfdInfo.PIDFD_GET_INFO, b.pidfdInfo) != 0) {
+            return errno();
+        }
+        b.pidfdInfo.get(0, b.pidfdInfoBytes, 0, PidfdInfo.BYTES);
+        out.decode(ByteBuffer.wrap(b.pidfdInfoBytes).order(ByteOrder.nativeOrder()));
+        return 0;
+    }
+
+    @Override
+    public long prctl(int option, long arg2, long arg3, long arg4, long arg5) {
+        int r = libc.prctl(option, arg2, arg3, arg4, arg5);
+        return r < 0 ? errno() : r;
+    }
+
+    @Override
+    public int childSubreaper() {
+        Pointer flag = Memory.allocateDirect(runtime, 8);
+        flag.putInt(0, 0);
+        int r = libc.prctl(PR_GET_CHILD_SUBREAPER, flag.address(), 0, 0, 0);
+        return r < 0 ? errno() : flag.getInt(0);
+    }
+
+    @Override
+    public long spawnp(byte[] file, byte[][] argv, byte[][] envp, int outFd, int[] closeFds, short flags) {
+        NativeWalls.checkPath(file);
+        java.util.List<Pointer> strings = new java.util.ArrayList<>(); // kept reachable until the call returns
+        Pointer argvZ = cStrings(argv, strings);
+        Pointer envpZ = cStrings(envp, strings);
+        Pointer actions = Memory.allocateDirect(runtime, SPAWN_STRUCT_BYTES);
+        Pointer attr = Memory.allocateDirect(runtime, SPAWN_STRUCT_BYTES);
+        int r = libc.posix_spawn_file_actions_init(actions);
+        if (r != 0) {
+            return -r;
+        }
+        try {
+            if (outFd >= 0) {
+                for (int std = 1; std <= 2; std++) {
+                    r = libc.posix_spawn_file_actions_adddup2(actions, outFd, std);
+                    if (r != 0) {
+                        return -r;
+                    }
+                }
+            }
+            for (int fd : closeFds) {
+                r = libc.posix_spawn_file_actions_addclose(actions, fd);
+                if (r != 0) {
+                    return -r;
+                }
+            }
+            r = libc.posix_spawnattr_init(attr);
+            if (r != 0) {
+                return -r;
+            }
+            try {
+                r = libc.posix_spawnattr_setflags(attr, flags);
+                if (r != 0) {
+                    return -r;
+                }
+                int[] pid = new int[1];
+                r = libc.posix_spawnp(pid, file, actions, attr, argvZ, envpZ);
+                return r != 0 ? -r : pid[0];
+            } finally {
+                libc.posix_spawnattr_destroy(attr);
+            }
+        } finally {
+            libc.posix_spawn_file_actions_destroy(actions);
+            java.lang.ref.Reference.reachabilityFence(strings);
+        }
+    }
+
+    @Override
+    public int pipe2(int[] fds, int flags) {
+        int[] two = new int[2];
+        if (libc.pipe2(two, flags) != 0) {
+            return errno();
+        }
+        fds[0] = two[0];
+        fds[1] = two[1];
+        return 0;
+    }
+
+    /**
+     * glibc's {@code struct sigaction} on 64-bit Linux (x86-64, arm64): the handler first (8 bytes), then the
+     * 128-byte mask, the flags and the restorer: 152 bytes, allocated with a margin.
+     */
+    private static final int SIGACTION_BYTES = 256;
+
+    @Override
+    public long sigaction(int signal, long disposition) {
+        if (disposition != -1 && disposition != SIG_DFL && disposition != SIG_IGN) {
+            throw new IllegalArgumentException("sigaction sets SIG_DFL or SIG_IGN only, not " + disposition);
+        }
+        Pointer old = Memory.allocateDirect(runtime, SIGACTION_BYTES);
+        old.setMemory(0, SIGACTION_BYTES, (byte) 0);
+        Pointer act = null;
+        if (disposition != -1) {
+            act = Memory.allocateDirect(runtime, SIGACTION_BYTES);
+            act.setMemory(0, SIGACTION_BYTES, (byte) 0);
+            act.putLong(0, disposition);
+        }
+        if (libc.sigaction(signal, act, old) != 0) {
+            return errno();
+        }
+        return old.getLong(0);
+    }
+
+    /** @return a {@code NULL}-ended array of C strings in native memory, each string added to {@code keep} */
+    private Pointer cStrings(byte[][] zs, java.util.List<Pointer> keep) {
+        Pointer array = Memory.allocateDirect(runtime, 8L * (zs.length + 1));
+        for (int i = 0; i < zs.length; i++) {
+            int n = NativeWalls.checkPath(zs[i]);
+            Pointer s = Memory.allocateDirect(runtime, n + 1);
+            s.put(0, zs[i], 0, n);
+            s.putByte(n, (byte) 0);
+            keep.add(s);
+            array.putPointer(8L * i, s);
+        }
+        array.putAddress(8L * zs.length, 0L);
+        keep.add(array);
+        return array;
+    }
+
+    @Override
+    public int statvfs(byte[] path, long[] out) {
+        NativeWalls.checkPath(path);
+        Pointer buf = Memory.allocateDirect(runtime, 128);
+        if (libc.statvfs(path, buf) != 0) {
+            return errno();
+        }
+        for (int i = 0; i < 11; i++) {
+            out[i] = buf.getLong(8L * i);
+        }
+        return 0;
+    }
+
+    @Override
+    public int socket(int domain, int type, int protocol) {
+        int fd = libc.socket(domain, type, protocol);
+        return fd >= 0 ? fd : errno();
+    }
+
+    @Override
+    public int setsockopt(int fd, int level, int name, byte[] value, int len) {
+        java.util.Objects.checkFromIndexSize(0, len, value.length);
+        return libc.setsockopt(fd, level, name, value, len) == 0 ? 0 : errno();
+    }
+
+    @Override
+    public int bind(int fd, byte[] address, int len) {
+        java.util.Objects.checkFromIndexSize(0, len, address.length);
+        return libc.bind(fd, address, len) == 0 ? 0 : errno();
+    }
+
+    @Override
+    public long send(int fd, byte[] buf, int off, int len, int flags) {
+        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        byte[] part = java.util.Arrays.copyOfRange(buf, off, off + Math.min(len, CHUNK));
+        long n = libc.send(fd, part, part.length, flags);
+        return n >= 0 ? n : errno();
+    }
+
+    @Override
+    public long recv(int fd, byte[] buf, int off, int len, int flags) {
+        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        Pointer chunk = buffers.get().chunk;
+        long n = libc.recv(fd, chunk, Math.min(len, CHUNK), flags);
+        if (n < 0) {
+            return errno();
+        }
+        chunk.get(0, buf, off, (int) n);
+        return n;
+    }
+}

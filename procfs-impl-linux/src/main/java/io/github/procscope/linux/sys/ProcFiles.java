@@ -1,0 +1,236 @@
+package io.github.procscope.linux.sys;
+
+import io.github.procscope.api.ProcfsException;
+import io.github.procscope.linux.sys.internal.NativeFs;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * How a process table reads the per-process files of its procfs root, for one snapshot or one call: the
+ * few files a snapshot reads for every process, and the owner of each process directory. Two ways, with
+ * the same outcomes: natively ({@code openat}, {@code read}, {@code close} and {@code statx} relative to a
+ * descriptor of the root, no path string built per file: {@link WallProcFiles} over the FFM back end of the
+ * native wall on JDK 22+, {@link NativeProcFiles} through jnr-ffi before), and through the JDK
+ * ({@link Jdk}), which is used until the native binding has loaded (in the background), when it cannot be
+ * loaded, or when the system property {@code procscope.native} is {@code false}. Not thread-safe: one per
+ * snapshot or call.
+ */
+public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
+    /** The system property that turns the native reader off when set to {@code false}. */
+    public static final String NATIVE_PROPERTY = "procscope.native";
+
+    /** The per-process files read through this class. */
+    public enum Leaf {
+        STAT("stat", true), STATM("statm", true), STATUS("status", true), CMDLINE("cmdline", false),
+        CGROUP("cgroup", true), IO("io", true);
+
+        public final String fileName;
+        final byte[] pathBytes;
+        /**
+         * Whether the kernel makes the whole file in one go ({@code single_open} seq files): a read that returns
+         * fewer bytes than asked for has then returned all of it, and no second read is needed to see the end.
+         */
+        final boolean wholeInOneRead;
+        /** The most bytes the kernel writes to this file ({@link ProcBuffer#limitFor}). */
+        final int limit;
+
+        Leaf(String fileName, boolean wholeInOneRead) {
+            this.limit = ProcBuffer.limitFor("/1/" + fileName);
+            this.fileName = fileName;
+            this.pathBytes = ("/" + fileName).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            this.wholeInOneRead = wholeInOneRead;
+        }
+    }
+
+    final String prefix;
+    private long sourcePid;
+    private Leaf sourceLeaf;
+
+    ProcFiles(String prefix) {
+        this.prefix = prefix;
+    }
+
+    /**
+     * Names {@code ROOT/PID/LEAF} (or {@code ROOT/PID} when {@code leaf} is {@code null}) for a parser's
+     * messages without building its path: the path is made only if a message needs it, before the next call.
+     *
+     * @return this, naming that file until the next call
+     */
+    public ByteCursor.Source source(long pid, Leaf leaf) {
+        this.sourcePid = pid;
+        this.sourceLeaf = leaf;
+        return this;
+    }
+
+    @Override
+    public Path path() {
+        return sourceLeaf == null ? Path.of(prefix + sourcePid) : Path.of(prefix + sourcePid, sourceLeaf.fileName);
+    }
+
+    /** Whether a reader was opened before in this JVM: the first one starts no native loading. */
+    private static final AtomicBoolean OPENED_BEFORE = new AtomicBoolean();
+
+    /**
+     * @param root   the procfs root
+     * @param prefix the root as a string ending in {@code /}
+     * @param allowNative whether the native reader may be used
+     * @param wall   the back end to read through, or {@code null} for the one this JVM chose
+     * @return the native reader when it is allowed and loaded (its loading starts in the background on the
+     *         second call in this JVM), else the JDK one
+     */
+    public static ProcFiles open(Path root, String prefix, boolean allowNative, NativeWall wall) {
+        if (allowNative && wall != null) {
+            ProcFiles f = WallProcFiles.open(wall, root, prefix);
+            return f != null ? f : new Jdk(prefix);
+        }
+        if (allowNative) {
+            // The first reader of a JVM starts no loading: a one-shot tool (one snapshot) never pays for binding
+            // the native calls, which costs more than a small machine's whole snapshot; from the second on the
+            // binding loads in the background, and readers use it once it is there.
+            boolean startLoading = OPENED_BEFORE.getAndSet(true);
+            try {
+                ProcFiles f = NativeWalls.FFM.equals(NativeWalls.chosen()) ? WallProcFiles.open(root, prefix, startLoading)
+                        : NativeProcFiles.open(root, prefix, startLoading);
+                if (f != null) {
+                    return f;
+                }
+            } catch (LinkageError e) {
+                // jnr-ffi missing from the class path or unusable here: the JDK way reads the same files.
+            }
+        }
+        return new Jdk(prefix);
+    }
+
+    /**
+     * Reads {@code ROOT/PID/LEAF} whole into {@code buf}.
+     *
+     * @return {@link ProcBuffer.Result#OK} with the bytes in {@code buf}, or why not
+     * @throws ProcfsException for an I/O error other than the normal outcomes
+     */
+    public abstract ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf);
+
+    /**
+     * @return the uid owning {@code ROOT/PID} (the directory itself, not followed), or -1 if it is gone
+     * @throws ProcfsException if it exists but its owner cannot be read
+     */
+    public abstract long ownerUid(long pid);
+
+    /**
+     * When the size {@code stat} gives {@code ROOT/PID/fd} may stand for the number of open descriptors: the
+     * rule is the reader's (it knows the caller's credentials); this floor only reads the size, owner and mode.
+     */
+    public interface FdCountRule {
+        /**
+         * @param size  the size {@code stat} gave {@code /proc/PID/fd}
+         * @param owner its owner
+         * @param mode  its mode
+         * @return the number of open descriptors, or -1 where the directory must be listed
+         */
+        int count(long size, long owner, int mode);
+    }
+
+    /**
+     * The number of open descriptors of a process from the size the kernel gives {@code ROOT/PID/fd}
+     * ({@link FdCountRule}); the JDK way cannot see it and always answers -1.
+     *
+     * @return the count, or -1 where the directory must be listed instead
+     */
+    public int openFdsBySize(long pid, FdCountRule counter) {
+        return -1;
+    }
+
+    /** The path bytes of {@code PID/fd}, NUL-terminated, written into {@code path}. */
+    static void writeFdPath(long pid, byte[] path) {
+        int n = writePid(pid, path);
+        path[n] = '/';
+        path[n + 1] = 'f';
+        path[n + 2] = 'd';
+        path[n + 3] = 0;
+    }
+
+    /** @return whether {@code ROOT/PID/stat} still exists, the test of a process being gone */
+    public boolean statExists(long pid) {
+        return !ReadFailures.processGone(Path.of(prefix + pid));
+    }
+
+    /** @return whether the native reader is in use, for tests and benchmarks */
+    public abstract boolean isNative();
+
+    @Override
+    public abstract void close();
+
+    /** The JDK's way: a {@code FileInputStream} per file and the {@code unix:uid} attribute. */
+    static final class Jdk extends ProcFiles {
+        Jdk(String prefix) {
+            super(prefix);
+        }
+
+        @Override
+        public ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
+            return buf.read(prefix + pid + "/" + leaf.fileName, leaf.limit);
+        }
+
+        @Override
+        public long ownerUid(long pid) {
+            Path dir = Path.of(prefix + pid);
+            try {
+                return Integer.toUnsignedLong((Integer) Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS));
+            } catch (NoSuchFileException | NotDirectoryException e) {
+                return -1;
+            } catch (IOException e) {
+                throw new ProcfsException(dir, "cannot read the owner of " + dir + ": " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public boolean isNative() {
+            return false;
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+    /**
+     * Writes a pid's decimal digits at the start of {@code path}, the native readers' reused path buffer.
+     *
+     * @return how many digits
+     */
+    static int writePid(long pid, byte[] path) {
+        int digits = 1;
+        for (long v = pid; v >= 10; v /= 10) {
+            digits++;
+        }
+        long v = pid;
+        for (int i = digits - 1; i >= 0; i--) {
+            path[i] = (byte) ('0' + (v % 10));
+            v /= 10;
+        }
+        return digits;
+    }
+
+    /** @return the path of a process's file, for messages */
+    static Path file(String prefix, long pid, Leaf leaf) {
+        return Path.of(prefix + pid, leaf.fileName);
+    }
+
+    /**
+     * Turns the {@code errno} of a failed open or read of a process's file into a result
+     * ({@link ReadFailures#classify(int)}: not found, gone, denied); anything else is a {@link ProcfsException}
+     * naming the file.
+     */
+    static ProcBuffer.Result outcome(int errno, String prefix, long pid, Leaf leaf) {
+        ProcBuffer.Result r = ReadFailures.classify(errno);
+        if (r == null) {
+            Path f = file(prefix, pid, leaf);
+            throw new ProcfsException(f, "cannot read " + f + ": " + NativeFs.describe(errno));
+        }
+        return r;
+    }
+}

@@ -1,0 +1,172 @@
+package io.github.procscope.linux.sys;
+
+import io.github.procscope.linux.sys.internal.NativeFs;
+import io.github.procscope.api.ProcfsException;
+
+import java.nio.file.Path;
+
+/**
+ * The native way of {@link ProcFiles} over a {@link NativeWall}: what {@link NativeProcFiles} does through
+ * jnr-ffi, with the same outcomes and errnos. One descriptor of the procfs root per snapshot; for each file
+ * {@code openat(root, "PID/LEAF")}, {@code read} into the {@link ProcBuffer}, {@code close}; the owner of
+ * {@code PID} by {@code statx}. Paths are written as bytes into one reused array, so reading a file
+ * allocates nothing. Not thread-safe: one reader per snapshot or call.
+ */
+final class WallProcFiles extends ProcFiles {
+    private static final int CHUNK = 16 * 1024;
+    private static final int EINTR = 4;
+    private static final int EAGAIN = 11;
+
+    private final NativeWall wall;
+    private final int rootFd;
+    private final byte[] path = new byte[64];
+    private final FileStatus status = new FileStatus();
+    private final byte[] one = new byte[1];
+    private boolean closed;
+
+    private WallProcFiles(String prefix, NativeWall wall, int rootFd) {
+        super(prefix);
+        this.wall = wall;
+        this.rootFd = rootFd;
+    }
+
+    /**
+     * @param startLoading whether to start loading the wall in the background if it is not loaded
+     * @return a reader of {@code root} over the wall this JVM has loaded, or {@code null} if it is not loaded
+     *         (yet) or not available here
+     */
+    static WallProcFiles open(Path root, String prefix, boolean startLoading) {
+        NativeWall wall = NativeWalls.ifLoaded();
+        if (wall == null) {
+            if (startLoading) {
+                NativeWalls.startLoading();
+            }
+            return null;
+        }
+        return open(wall, root, prefix);
+    }
+
+    /** @return a reader of {@code root} over {@code wall}, or {@code null} if the root cannot be opened */
+    static WallProcFiles open(NativeWall wall, Path root, String prefix) {
+        int fd = wall.openat(NativeWall.AT_FDCWD, NativeWall.path(root.toAbsolutePath().toString()),
+                NativeWall.O_RDONLY | NativeWall.O_DIRECTORY | NativeWall.O_CLOEXEC);
+        if (fd < 0) {
+            return null; // the JDK way reports the failure per file, with its usual outcomes
+        }
+        return new WallProcFiles(prefix, wall, fd);
+    }
+
+    @Override
+    public ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
+        int n = writePid(pid, path);
+        System.arraycopy(leaf.pathBytes, 0, path, n, leaf.pathBytes.length);
+        path[n + leaf.pathBytes.length] = 0;
+        buf.clear();
+        // O_NONBLOCK: a FIFO where a kernel file should be cannot block the open or a read.
+        int fd = wall.openat(rootFd, path, NativeWall.O_RDONLY | NativeWall.O_CLOEXEC | NativeWall.O_NONBLOCK);
+        if (fd < 0) {
+            return outcome(-fd, prefix, pid, leaf);
+        }
+        try {
+            while (true) {
+                // At most one chunk per read (the wall's back ends copy through a 16 KiB native buffer), so
+                // that a short read means the end of a single-record file, not the end of the chunk.
+                int room = Math.min(CHUNK, buf.room(leaf.limit));
+                if (room == 0) {
+                    // At the most the kernel writes there: one byte more is a file that is not the kernel's.
+                    long more = wall.read(fd, one, 0, 1);
+                    if (more == 0) {
+                        return ProcBuffer.Result.OK;
+                    }
+                    requireRegularFile(fd, pid, leaf);
+                    if (more > 0) {
+                        throw ProcBuffer.tooLarge(file(prefix, pid, leaf), leaf.limit);
+                    }
+                    return outcome((int) -more, prefix, pid, leaf);
+                }
+                long r = wall.read(fd, buf.bytes(), buf.length(), room);
+                if (r < 0) {
+                    if (-r == EINTR) {
+                        continue;
+                    }
+                    if (-r == EAGAIN) {
+                        requireRegularFile(fd, pid, leaf);
+                    }
+                    return outcome((int) -r, prefix, pid, leaf);
+                }
+                if (r == 0) {
+                    if (buf.length() == 0) {
+                        requireRegularFile(fd, pid, leaf); // a FIFO without a writer reads as empty
+                    }
+                    return ProcBuffer.Result.OK;
+                }
+                buf.advance((int) r);
+                if (r < room && leaf.wholeInOneRead) {
+                    return ProcBuffer.Result.OK; // a short read of a single-record file: that was all of it
+                }
+            }
+        } finally {
+            wall.close(fd);
+        }
+    }
+
+    /**
+     * Refuses a descriptor that is not of a regular file, as {@link NativeProcFiles} does: called only when a
+     * read looks unlike a kernel file's (empty, would block, or past the limit).
+     *
+     * @throws ProcfsException if it is a FIFO, device, socket or directory
+     */
+    private void requireRegularFile(int fd, long pid, Leaf leaf) {
+        if (wall.fstat(fd, status) != 0 || (status.mask & NativeWall.STATX_TYPE) == 0) {
+            return; // its type unknown, the read's own outcome stands
+        }
+        int type = status.mode & FileStatus.S_IFMT;
+        if (type != FileStatus.S_IFREG) {
+            throw ProcBuffer.notRegular(file(prefix, pid, leaf), NativeProcFiles.kind(type));
+        }
+    }
+
+    @Override
+    public long ownerUid(long pid) {
+        int n = writePid(pid, path);
+        path[n] = 0;
+        int r = wall.statx(rootFd, path, NativeWall.AT_SYMLINK_NOFOLLOW, NativeWall.STATX_UID, status);
+        if (r != 0) {
+            int errno = -r;
+            if (ReadFailures.classify(errno) == ProcBuffer.Result.NOT_FOUND) {
+                return -1;
+            }
+            Path dir = Path.of(prefix + pid);
+            throw new ProcfsException(dir, "cannot read the owner of " + dir + ": " + NativeFs.describe(errno));
+        }
+        if ((status.mask & NativeWall.STATX_UID) == 0) {
+            Path dir = Path.of(prefix + pid);
+            throw new ProcfsException(dir, "the kernel gave no owner for " + dir);
+        }
+        return status.uid;
+    }
+
+    @Override
+    public int openFdsBySize(long pid, FdCountRule counter) {
+        writeFdPath(pid, path);
+        int need = NativeWall.STATX_TYPE | NativeWall.STATX_MODE | NativeWall.STATX_UID | NativeWall.STATX_SIZE;
+        if (wall.statx(rootFd, path, NativeWall.AT_SYMLINK_NOFOLLOW, need, status) != 0
+                || (status.mask & need) != need) {
+            return -1; // the listing tells what became of it
+        }
+        return counter.count(status.size, status.uid, status.mode);
+    }
+
+    @Override
+    public boolean isNative() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            wall.close(rootFd);
+        }
+    }
+}
