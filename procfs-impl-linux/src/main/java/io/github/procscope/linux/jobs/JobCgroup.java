@@ -1,7 +1,7 @@
 package io.github.procscope.linux.jobs;
 
 import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.linux.ProcBuffer;
+import io.github.procscope.linux.sys.ProcBuffer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
