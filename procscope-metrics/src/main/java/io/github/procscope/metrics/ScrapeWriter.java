@@ -1,5 +1,6 @@
 package io.github.procscope.metrics;
 
+import io.github.procscope.metrics.model.MetricFamily;
 import io.prometheus.metrics.config.EscapingScheme;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.ExpositionFormats;
@@ -10,28 +11,16 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Set;
 
 /**
  * Writes a scrape in the format a scraper asks for (its {@code Accept} header), as the Prometheus client does, with
  * one difference: dcgm-exporter's counters whose names lack {@code _total} (energy, PCIe replays, remapped rows,
  * ECC totals) are typed {@code counter} in the Prometheus text format under their own names, as dcgm-exporter
  * writes them. The Prometheus client would append {@code _total} to a counter, and OpenMetrics requires that suffix,
- * so those families are untyped in the model and stay {@code unknown} in OpenMetrics: the name dashboards query wins
+ * so those families ({@link io.github.procscope.metrics.model.MetricType#UNSUFFIXED_COUNTER}) are untyped in the model and stay {@code unknown} in OpenMetrics: the name dashboards query wins
  * over the type there.
  */
 final class ScrapeWriter {
-    /** dcgm-exporter's counters that carry no {@code _total} suffix. */
-    static final Set<String> UNSUFFIXED_COUNTERS = Set.of(
-            "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION",
-            "DCGM_FI_DEV_PCIE_REPLAY_COUNTER",
-            "DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS",
-            "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS",
-            "DCGM_FI_DEV_ECC_SBE_VOL_TOTAL",
-            "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL",
-            "DCGM_FI_DEV_ECC_SBE_AGG_TOTAL",
-            "DCGM_FI_DEV_ECC_DBE_AGG_TOTAL");
-
     private final ExpositionFormats formats = ExpositionFormats.init();
 
     /** @return the content type of the answer to this {@code Accept} header */
@@ -53,15 +42,21 @@ final class ScrapeWriter {
 
     /** @return Prometheus text with the {@code untyped} TYPE lines of the unsuffixed counters made {@code counter} */
     static String retype(String text) {
-        String result = text;
-        for (String name : UNSUFFIXED_COUNTERS) {
-            String untyped = "\n# TYPE " + name + " untyped\n";
-            int at = result.indexOf(untyped);
-            if (at >= 0) {
-                result = result.substring(0, at) + "\n# TYPE " + name + " counter\n"
-                        + result.substring(at + untyped.length());
+        StringBuilder out = new StringBuilder(text.length());
+        int at = 0;
+        while (at < text.length()) {
+            int end = text.indexOf('\n', at);
+            end = end < 0 ? text.length() : end + 1;
+            String line = text.substring(at, end);
+            if (line.startsWith("# TYPE ") && line.endsWith(" untyped\n")) {
+                String name = line.substring("# TYPE ".length(), line.length() - " untyped\n".length());
+                if (MetricFamily.isUnsuffixedCounter(name)) {
+                    line = "# TYPE " + name + " counter\n";
+                }
             }
+            out.append(line);
+            at = end;
         }
-        return result;
+        return out.toString();
     }
 }

@@ -26,8 +26,13 @@ class GpuMetricsCollectorTest {
     }
 
     private static String labels(int gpu, String uuid, String model, String bus) {
-        return "{Hostname=\"node-7\",UUID=\"" + uuid + "\",device=\"nvidia" + gpu + "\",gpu=\"" + gpu
-                + "\",modelName=\"" + model + "\",pci_bus_id=\"" + bus + "\"}";
+        return "{DCGM_FI_DRIVER_VERSION=\"550.54.15\",Hostname=\"node-7\",UUID=\"" + uuid + "\",device=\"nvidia"
+                + gpu + "\",gpu=\"" + gpu + "\",modelName=\"" + model + "\",pci_bus_id=\"" + bus + "\"}";
+    }
+
+    /** @return the labels of a GPU's DCGM_FI_DEV_XID_ERRORS series: its labels and the XID as err_code */
+    private static String xid(String labels, int code) {
+        return labels.replace(",gpu=", ",err_code=\"" + code + "\",gpu=");
     }
 
     private static ProcscopeCollector collector(ExporterOptions options) {
@@ -75,7 +80,7 @@ class GpuMetricsCollectorTest {
             assertEquals(1, e.get("DCGM_FI_DEV_ROW_REMAP_PENDING" + l0));
             assertEquals(0, e.get("DCGM_FI_DEV_ROW_REMAP_FAILURE" + l0));
             assertEquals(1, e.get("DCGM_FI_DEV_ROW_REMAP_FAILURE" + l1));
-            assertEquals(0, e.get("DCGM_FI_DEV_XID_ERRORS" + l0));
+            assertEquals(0, e.get("DCGM_FI_DEV_XID_ERRORS" + xid(l0, 0)));
             assertEquals(0, e.get("procscope_gpu_xid_errors_total" + l0));
             assertTrue(e.text().contains("\n# TYPE DCGM_FI_DEV_PCIE_REPLAY_COUNTER counter\n"), e.text());
             assertTrue(e.text().contains("\n# TYPE DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS counter\n"));
@@ -86,9 +91,9 @@ class GpuMetricsCollectorTest {
                 Thread.sleep(10);
                 e = Exposition.of(collector.collect());
             }
-            assertEquals(79, e.get("DCGM_FI_DEV_XID_ERRORS" + l0));
+            assertEquals(79, e.get("DCGM_FI_DEV_XID_ERRORS" + xid(l0, 79)));
             assertEquals(1, e.get("procscope_gpu_xid_errors_total" + l0));
-            assertEquals(0, e.get("DCGM_FI_DEV_XID_ERRORS" + l1));
+            assertEquals(0, e.get("DCGM_FI_DEV_XID_ERRORS" + xid(l1, 0)));
         }
     }
 

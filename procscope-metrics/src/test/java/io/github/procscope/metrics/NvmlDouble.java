@@ -42,6 +42,9 @@ public final class NvmlDouble {
         /** Raises an XID on a GPU; returns how many event sets received it. */
         int ndInjectXid(int id, long xid);
 
+        /** Makes one field of nvmlDeviceGetFieldValues answer rc on a device; 0 on success. */
+        int ndFailField(int id, int fieldId, int rc);
+
         /** Adds a process to a device's list; 0 on success. */
         int ndAddProcess(int id, int kind, int pid, long mem, int gi, int ci);
     }

@@ -6,11 +6,12 @@ import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcessTree;
+import io.github.procscope.metrics.family.JobTreeUsage;
+import io.github.procscope.metrics.model.MetricFamily;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
-import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import java.time.Duration;
@@ -24,13 +25,14 @@ import java.util.function.ToDoubleFunction;
  * DataLoader workers and tools a training run starts.
  *
  * <ul>
- *   <li>{@code procscope.job.processes}: processes in the tree, the root included</li>
- *   <li>{@code procscope.job.memory.resident} (bytes): their resident memory, summed</li>
- *   <li>{@code procscope.job.memory.virtual} (bytes): their address space, summed</li>
- *   <li>{@code procscope.job.threads}: their threads</li>
- *   <li>{@code procscope.job.cpu.time} (seconds): CPU time used by the processes alive now</li>
- *   <li>{@code procscope.job.zombies}: exited processes in the tree not yet reaped</li>
+ *   <li>{@code procscope_job_processes}: processes in the tree, the root included</li>
+ *   <li>{@code procscope_job_memory_resident_bytes} (bytes): their resident memory, summed</li>
+ *   <li>{@code procscope_job_memory_virtual_bytes} (bytes): their address space, summed</li>
+ *   <li>{@code procscope_job_threads}: their threads</li>
+ *   <li>{@code procscope_job_cpu_time_seconds} (seconds): CPU time used by the processes alive now</li>
+ *   <li>{@code procscope_job_zombies}: exited processes in the tree not yet reaped</li>
  * </ul>
+ * (the families of {@link JobTreeUsage}, names as Prometheus writes them), tagged {@code root_pid}.
  *
  * <p>One gauge reading takes a snapshot of the process table; the others read within {@code maxAge} of it share
  * that snapshot, so one publication of the registry reads the process table once. When the root is gone every
@@ -74,20 +76,17 @@ public final class JobTreeMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        gauge(registry, "procscope.job.processes", null, "Processes in the job tree, its root included.", r -> r.processes);
-        gauge(registry, "procscope.job.memory.resident", BaseUnits.BYTES, "Resident memory of the job tree's processes.",
-                r -> r.residentBytes);
-        gauge(registry, "procscope.job.memory.virtual", BaseUnits.BYTES, "Address space of the job tree's processes.",
-                r -> r.virtualBytes);
-        gauge(registry, "procscope.job.threads", BaseUnits.THREADS, "Threads of the job tree's processes.", r -> r.threads);
-        gauge(registry, "procscope.job.cpu.time", "seconds", "CPU time used by the job tree's live processes.",
-                r -> r.cpuSeconds);
-        gauge(registry, "procscope.job.zombies", null, "Exited processes of the job tree not yet reaped.", r -> r.zombies);
+        gauge(registry, JobTreeUsage.PROCESSES, r -> r.processes);
+        gauge(registry, JobTreeUsage.RESIDENT, r -> r.residentBytes);
+        gauge(registry, JobTreeUsage.VIRTUAL, r -> r.virtualBytes);
+        gauge(registry, JobTreeUsage.THREADS, r -> r.threads);
+        gauge(registry, JobTreeUsage.CPU_TIME, r -> r.cpuSeconds);
+        gauge(registry, JobTreeUsage.ZOMBIES, r -> r.zombies);
     }
 
-    private void gauge(MeterRegistry registry, String name, String unit, String help, ToDoubleFunction<Reading> f) {
-        Gauge.builder(name, this, m -> f.applyAsDouble(m.read())).baseUnit(unit).description(help).tags(tags)
-                .strongReference(true).register(registry);
+    private void gauge(MeterRegistry registry, MetricFamily family, ToDoubleFunction<Reading> f) {
+        Gauge.builder(family.name(), this, m -> f.applyAsDouble(m.read())).baseUnit(Meters.unit(family))
+                .description(family.help()).tags(tags).strongReference(true).register(registry);
     }
 
     private synchronized Reading read() {

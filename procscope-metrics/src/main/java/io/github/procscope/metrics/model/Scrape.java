@@ -1,4 +1,4 @@
-package io.github.procscope.metrics;
+package io.github.procscope.metrics.model;
 
 import io.prometheus.metrics.model.snapshots.CounterSnapshot;
 import io.prometheus.metrics.model.snapshots.CounterSnapshot.CounterDataPointSnapshot;
@@ -16,67 +16,53 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The series of one scrape, gathered by family, under a cap: a series past the cap is dropped and counted.
- * Not thread-safe: one scrape, one thread.
+ * The series of one scrape, gathered by family in the order the families first appear, under a cap: a series past
+ * the cap is dropped and counted. Not thread-safe: one scrape, one thread.
  */
-final class Scrape {
+public final class Scrape {
     private final int cap;
     private final Map<String, Family> families = new LinkedHashMap<>();
     private int count;
     private long dropped;
 
     /** @param cap the most series this scrape may hold */
-    Scrape(int cap) {
+    public Scrape(int cap) {
         this.cap = cap;
     }
 
-    /** Adds a gauge series, unless the cap is reached. */
-    void gauge(String name, String help, Labels labels, double value) {
+    /**
+     * Adds a series of a family, unless the cap is reached.
+     *
+     * @param family the family
+     * @param labels the series' labels
+     * @param value  its value
+     */
+    public void add(MetricFamily family, Labels labels, double value) {
         if (admit()) {
-            families.computeIfAbsent(name, n -> new Family(n, help, Kind.GAUGE)).gauges
-                    .add(GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
+            put(family, labels, value);
         }
     }
 
     /**
-     * Adds a counter series, unless the cap is reached.
+     * Adds a series even past the cap (the exporter's own series, which tell of the cap).
      *
-     * @param name the name without {@code _total}, which the exposition formats append
+     * @param family the family
+     * @param labels the series' labels
+     * @param value  its value
      */
-    void counter(String name, String help, Labels labels, double value) {
-        if (admit()) {
-            families.computeIfAbsent(name, n -> new Family(n, help, Kind.COUNTER)).counters
-                    .add(CounterDataPointSnapshot.builder().labels(labels).value(value).build());
-        }
+    public void addOwn(MetricFamily family, Labels labels, double value) {
+        put(family, labels, value);
     }
 
-    /**
-     * Adds a series of a counter that dcgm-exporter names without {@code _total}, unless the cap is reached. The
-     * Prometheus client would append {@code _total} to a counter, so the family is kept untyped here and
-     * {@link ScrapeWriter} types it {@code counter} in the Prometheus text format, as dcgm-exporter does.
-     *
-     * @param name one of {@link ScrapeWriter#UNSUFFIXED_COUNTERS}
-     */
-    void unsuffixedCounter(String name, String help, Labels labels, double value) {
-        if (!ScrapeWriter.UNSUFFIXED_COUNTERS.contains(name)) {
-            throw new IllegalArgumentException(name + " is not a counter without suffix");
+    private void put(MetricFamily family, Labels labels, double value) {
+        Family f = families.computeIfAbsent(family.name(), n -> new Family(n, family.help(), family.type()));
+        switch (f.kind) {
+            case GAUGE -> f.gauges.add(GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
+            case COUNTER -> f.counters.add(CounterDataPointSnapshot.builder().labels(labels).value(value).build());
+            case UNSUFFIXED_COUNTER ->
+                    f.unknowns.add(UnknownDataPointSnapshot.builder().labels(labels).value(value).build());
+            default -> throw new IllegalStateException(f.kind.name());
         }
-        if (admit()) {
-            families.computeIfAbsent(name, n -> new Family(n, help, Kind.UNSUFFIXED_COUNTER)).unknowns
-                    .add(UnknownDataPointSnapshot.builder().labels(labels).value(value).build());
-        }
-    }
-
-    /** Adds a gauge series even past the cap (the exporter's own series, which tell of the cap). */
-    void ownGauge(String name, String help, Labels labels, double value) {
-        families.computeIfAbsent(name, n -> new Family(n, help, Kind.GAUGE)).gauges
-                .add(GaugeDataPointSnapshot.builder().labels(labels).value(value).build());
-    }
-
-    /** Adds a counter series even past the cap (the exporter's own series, which tell of the cap). */
-    void ownCounter(String name, String help, Labels labels, double value) {
-        families.computeIfAbsent(name, n -> new Family(n, help, Kind.COUNTER)).counters
-                .add(CounterDataPointSnapshot.builder().labels(labels).value(value).build());
     }
 
     private boolean admit() {
@@ -89,16 +75,17 @@ final class Scrape {
     }
 
     /** @return the series dropped by this scrape */
-    long dropped() {
+    public long dropped() {
         return dropped;
     }
 
     /** @return the series kept so far (the exporter's own not counted) */
-    int count() {
+    public int count() {
         return count;
     }
 
-    MetricSnapshots build() {
+    /** @return the scrape's families, in the order they first appeared */
+    public MetricSnapshots build() {
         List<MetricSnapshot> out = new ArrayList<>(families.size());
         for (Family f : families.values()) {
             switch (f.kind) {
@@ -123,17 +110,15 @@ final class Scrape {
         return new MetricSnapshots(out);
     }
 
-    private enum Kind { GAUGE, COUNTER, UNSUFFIXED_COUNTER }
-
     private static final class Family {
         final String name;
         final String help;
-        final Kind kind;
+        final MetricType kind;
         final List<GaugeDataPointSnapshot> gauges = new ArrayList<>();
         final List<CounterDataPointSnapshot> counters = new ArrayList<>();
         final List<UnknownDataPointSnapshot> unknowns = new ArrayList<>();
 
-        Family(String name, String help, Kind kind) {
+        Family(String name, String help, MetricType kind) {
             this.name = name;
             this.help = help;
             this.kind = kind;

@@ -1,4 +1,4 @@
-package io.github.procscope.metrics;
+package io.github.procscope.metrics.family;
 
 import java.util.Arrays;
 

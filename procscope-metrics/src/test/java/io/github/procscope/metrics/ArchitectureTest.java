@@ -1,0 +1,108 @@
+package io.github.procscope.metrics;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The module's floors: {@code model} (a family's definition, a scrape's series) below {@code family} (one class per
+ * metric family or small group of families sharing a source), below the collector and the Micrometer binders; the
+ * HTTP server beside the families, neither knowing the other.
+ */
+class ArchitectureTest {
+    private static final String BASE = "io.github.procscope.metrics";
+    /** The HTTP server's classes, in the module's root package. */
+    private static final Set<String> SERVER = Set.of("MetricsServer", "HttpLoop", "HttpRequestHead", "HttpReply",
+            "ListenAddress");
+
+    private static JavaClasses main() {
+        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(BASE);
+    }
+
+    private static JavaClasses planted() {
+        return new ClassFileImporter().importPackages(BASE + ".planted");
+    }
+
+    /** A class of the HTTP server of the module rooted at {@code base} (nested classes included). */
+    private static DescribedPredicate<JavaClass> server(String base) {
+        return DescribedPredicate.describe("the HTTP server of " + base, c -> {
+            JavaClass top = c;
+            while (top.getEnclosingClass().isPresent()) {
+                top = top.getEnclosingClass().get();
+            }
+            return top.getPackageName().equals(base) && SERVER.contains(top.getSimpleName());
+        });
+    }
+
+    static ArchRule noPackageCycles(String base) {
+        return slices().assignedFrom(new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass c) {
+                return c.getPackageName().startsWith(base) ? SliceIdentifier.of(c.getPackageName())
+                        : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "the packages of " + base;
+            }
+        }).should().beFreeOfCycles();
+    }
+
+    static ArchRule familiesDoNotKnowTheServer(String base) {
+        return noClasses().that().resideInAPackage(base + ".family..").should().dependOnClassesThat(server(base));
+    }
+
+    static ArchRule serverDoesNotKnowTheFamilies(String base) {
+        return noClasses().that(server(base)).should().dependOnClassesThat().resideInAPackage(base + ".family..");
+    }
+
+    static List<ArchRule> rules(String base) {
+        return List.of(noPackageCycles(base), familiesDoNotKnowTheServer(base), serverDoesNotKnowTheFamilies(base));
+    }
+
+    @Test
+    void theRulesHold() {
+        JavaClasses main = main();
+        for (ArchRule rule : rules(BASE)) {
+            rule.check(main);
+        }
+    }
+
+    @Test
+    void familiesStandOnTheModelAndTheApiOnly() {
+        classes().that().resideInAPackage(BASE + ".family..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage(BASE + ".family..", BASE + ".model..", "io.github.procscope.api..",
+                        "io.prometheus.metrics.model..", "java..")
+                .check(main());
+        classes().that().resideInAPackage(BASE + ".model..").should().onlyDependOnClassesThat()
+                .resideInAnyPackage(BASE + ".model..", "io.prometheus.metrics.model..", "java..")
+                .check(main());
+    }
+
+    @Test
+    void everyRuleFailsOnAPlantedViolation() {
+        JavaClasses planted = planted();
+        List<ArchRule> rules = rules(BASE + ".planted");
+        assertEquals(3, rules.size());
+        for (ArchRule rule : rules) {
+            assertThrows(AssertionError.class, () -> rule.check(planted), rule.getDescription());
+        }
+    }
+}
