@@ -1,7 +1,7 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.DeviceNumber;
 import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.disk.FileSystemUsage;
@@ -104,21 +104,16 @@ final class DfCommand implements Callable<Integer> {
         return out;
     }
 
-    static ObjectNode json(FileSystemUsage f) {
-        ObjectNode o = Json.object();
-        o.put("mountPoint", f.mountPoint());
-        o.put("fsType", f.mount().fsType());
-        o.put("source", f.mount().source());
-        o.put("sizeBytes", f.sizeBytes());
-        o.put("usedBytes", f.usedBytes());
-        o.put("availableBytes", f.availableBytes());
-        Json.put(o, "usePercent", f.usePercent());
-        o.put("inodes", f.inodes());
-        o.put("inodesUsed", f.inodesUsed());
-        o.put("inodesFree", f.inodesFree());
-        Json.put(o, "inodeUsePercent", f.inodeUsePercent());
-        o.put("readOnly", f.readOnly());
-        return o;
+    /** A file system as {@code df --json} writes it, one field per component: df's columns, the mount flat. */
+    record Row(String mountPoint, String fsType, String source, long sizeBytes, long usedBytes, long availableBytes,
+               OptionalInt usePercent, long inodes, long inodesUsed, long inodesFree, OptionalInt inodeUsePercent,
+               boolean readOnly) {
+    }
+
+    static JsonNode json(FileSystemUsage f) {
+        return Json.of(new Row(f.mountPoint(), f.mount().fsType(), f.mount().source(), f.sizeBytes(), f.usedBytes(),
+                f.availableBytes(), f.usePercent(), f.inodes(), f.inodesUsed(), f.inodesFree(), f.inodeUsePercent(),
+                f.readOnly()));
     }
 
     private static String percent(OptionalInt p) {

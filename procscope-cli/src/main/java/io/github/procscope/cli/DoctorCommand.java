@@ -133,6 +133,7 @@ final class DoctorCommand implements Callable<Integer> {
 
     static ObjectNode json(Diagnosis d) {
         ObjectNode o = Context.mapper().createObjectNode();
+        Json.put(o, "takenAt", d.takenAt());
         ArrayNode arr = o.putArray("findings");
         for (Finding f : d.findings()) {
             ObjectNode n = arr.addObject();
@@ -162,7 +163,11 @@ final class DoctorCommand implements Callable<Integer> {
                 Table.wrap(out, indent + "pids: " + f.pids().stream().map(String::valueOf)
                         .collect(Collectors.joining(" ")), indent + "  ", width);
             }
-            Table.wrap(out, indent + "evidence: " + evidence(f.evidence()), indent + "  ", width);
+            out.println(indent + "evidence:");
+            for (String line : evidence(f.evidence())) {
+                int lead = line.length() - line.stripLeading().length();
+                Table.wrap(out, indent + "  " + line, indent + "  " + " ".repeat(lead + 4), width);
+            }
             Table.wrap(out, indent + "advice: " + f.advice(), indent + "  ", width);
         }
         for (String s : d.skipped()) {
@@ -179,21 +184,79 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
-    private static final int MAX_VALUE = 80;
-
-    private static String evidence(Evidence ev) {
-        List<String> parts = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> e : Json.of(ev).properties()) {
-            JsonNode v = e.getValue();
-            if (!v.isNull()) {
-                parts.add(e.getKey() + "=" + shorten(Table.printable(v.isValueNode() ? v.asText() : v.toString())));
-            }
-        }
-        return String.join(", ", parts);
+    /**
+     * @return the evidence as lines a person reads, one fact each ({@code parent pid: 4100}): sizes in KiB to
+     *         TiB, durations as elapsed times, lists joined by commas, nested records indented under their name;
+     *         facts that were not read are left out. {@code --json} has the same facts under their accessors' names.
+     */
+    static List<String> evidence(Evidence ev) {
+        List<String> lines = new ArrayList<>();
+        facts(Json.of(ev), "", lines);
+        return lines;
     }
 
-    /** Long values (a command line) are cut for the table; --json has them whole. */
-    private static String shorten(String s) {
-        return s.length() <= MAX_VALUE ? s : s.substring(0, MAX_VALUE - 3) + "...";
+    private static void facts(JsonNode o, String indent, List<String> lines) {
+        for (Map.Entry<String, JsonNode> e : o.properties()) {
+            String name = e.getKey();
+            JsonNode v = e.getValue();
+            if (v.isNull()) {
+                continue;
+            }
+            String label = indent + words(name) + ":";
+            if (v.isObject()) {
+                lines.add(label);
+                facts(v, indent + "  ", lines);
+            } else if (v.isArray() && v.size() > 0 && v.get(0).isObject()) {
+                lines.add(label);
+                for (JsonNode element : v) {
+                    List<String> one = new ArrayList<>();
+                    facts(element, "", one);
+                    lines.add(indent + "  - " + one.stream().map(String::strip).collect(Collectors.joining(", ")));
+                }
+            } else if (v.isArray()) {
+                List<String> values = new ArrayList<>();
+                v.forEach(x -> values.add(Table.printable(x.asText())));
+                lines.add(label + " " + (values.isEmpty() ? "none" : String.join(", ", values)));
+            } else {
+                String shown = value(name, v);
+                // The unit is in the value now: "rss: 1.1M", not "rss bytes: 1.1M".
+                String bare = shown.equals(v.asText()) ? name : name.replaceFirst("(Bytes|Millis|Percent)$", "");
+                lines.add(indent + words(bare.isEmpty() ? name : bare) + ": " + shown);
+            }
+        }
+    }
+
+    /** @return a value as a person reads it: bytes and milliseconds by their size, text with its controls escaped */
+    private static String value(String name, JsonNode v) {
+        if (v.isIntegralNumber() && name.endsWith("Bytes")) {
+            return Units.bytes(v.asLong());
+        }
+        if (v.isIntegralNumber() && name.endsWith("Millis") && v.asLong() >= 1000) {
+            return Units.elapsed(Duration.ofMillis(v.asLong()));
+        }
+        if (v.isNumber() && name.endsWith("Percent")) {
+            return v.asText() + "%";
+        }
+        String text = Table.printable(v.asText());
+        // A command line can be kilobytes long; --json has it whole.
+        return name.toLowerCase(java.util.Locale.ROOT).endsWith("cmdline") && text.length() > MAX_COMMAND_LINE
+                ? text.substring(0, MAX_COMMAND_LINE - 3) + "..." : text;
+    }
+
+    /** The most characters of a command line the evidence shows. */
+    private static final int MAX_COMMAND_LINE = 160;
+
+    /** @return an accessor's name as words: {@code parentPid} as {@code parent pid} */
+    static String words(String name) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isUpperCase(c) && i > 0 && !Character.isUpperCase(name.charAt(i - 1))) {
+                sb.append(' ');
+            }
+            sb.append(i > 0 && Character.isUpperCase(c) && (i + 1 >= name.length()
+                    || !Character.isUpperCase(name.charAt(i + 1))) ? Character.toLowerCase(c) : c);
+        }
+        return sb.toString();
     }
 }

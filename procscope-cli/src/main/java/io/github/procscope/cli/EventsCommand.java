@@ -1,6 +1,6 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
@@ -8,6 +8,7 @@ import io.github.procscope.api.events.ProcessEvents;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventSubscription;
 import io.github.procscope.api.events.EventType;
+import io.github.procscope.api.events.ExitCause;
 import io.github.procscope.api.events.ProcessEvent;
 import io.github.procscope.api.events.ProcessEventListener;
 import picocli.CommandLine;
@@ -18,10 +19,14 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -127,26 +132,23 @@ final class EventsCommand implements java.util.concurrent.Callable<Integer> {
         return ProcscopeCli.OK;
     }
 
-    static ObjectNode json(ProcessEvent e) {
-        ObjectNode o = Json.object();
-        o.put("type", e.type().name());
-        o.put("pid", e.pid());
-        Json.put(o, "ppid", e.ppid());
-        Json.putText(o, "comm", e.comm());
-        Json.put(o, "time", e.time());
-        Json.put(o, "exitCode", e.exitCode());
-        Json.put(o, "signal", e.signal());
-        if (e.type() == EventType.EXIT && e.exitStatusKnown()) {
-            o.put("coreDumped", e.coreDumped());
-        } else {
-            o.putNull("coreDumped");
+    /**
+     * An event as {@code events --json} writes it, one field per component: the event's own components, its key
+     * flat ({@code startTimeTicks}), and {@code coreDumped} only where an exit's status was read (else null).
+     */
+    record View(EventType type, long pid, OptionalLong ppid, Optional<String> comm, Instant time,
+                OptionalInt exitCode, OptionalInt signal, Optional<Boolean> coreDumped, Optional<ExitCause> cause,
+                Optional<String> evidence, EventSource source, OptionalLong startTimeTicks) {
+        static View of(ProcessEvent e) {
+            return new View(e.type(), e.pid(), e.ppid(), e.comm(), e.time(), e.exitCode(), e.signal(),
+                    e.type() == EventType.EXIT && e.exitStatusKnown() ? Optional.of(e.coreDumped()) : Optional.empty(),
+                    e.cause(), e.evidence(), e.source(), e.key().isPresent()
+                            ? OptionalLong.of(e.key().get().startTimeTicks()) : OptionalLong.empty());
         }
-        Json.putText(o, "cause", e.cause().map(Enum::name));
-        Json.putText(o, "evidence", e.evidence());
-        o.put("source", e.source().name());
-        Json.put(o, "startTimeTicks", e.key().isPresent() ? java.util.OptionalLong.of(e.key().get().startTimeTicks())
-                : java.util.OptionalLong.empty());
-        return o;
+    }
+
+    static JsonNode json(ProcessEvent e) {
+        return Json.of(View.of(e));
     }
 
     static String line(ProcessEvent e) {

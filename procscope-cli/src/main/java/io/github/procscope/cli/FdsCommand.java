@@ -1,17 +1,18 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.files.FdKind;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFlag;
 import io.github.procscope.api.files.OpenFlags;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Mixin;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 /** {@code procscope fds PID}: the open files of a process, as {@code lsof -p PID} lists them. */
@@ -26,15 +27,13 @@ import java.util.concurrent.Callable;
                         + "a process that does not exist."},
         footer = {"", "Examples:", "  procscope fds 4121", "  procscope --json fds 4121"})
 final class FdsCommand implements Callable<Integer> {
-    @ParentCommand
-    ProcscopeCli root;
-
-    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
-    long pid;
+    @Mixin
+    ProcessTarget target;
 
     @Override
     public Integer call() {
-        Context ctx = root.context();
+        Context ctx = target.context();
+        long pid = target.pid();
         List<OpenFd> fds = ctx.openFiles().fds(pid);
         if (fds.isEmpty()) {
             Integer zombie = ctx.zombie("fds", pid, "holds no open files");
@@ -60,17 +59,16 @@ final class FdsCommand implements Callable<Integer> {
         return ProcscopeCli.OK;
     }
 
-    static ObjectNode json(OpenFd fd) {
-        ObjectNode o = Json.object();
-        o.put("fd", fd.fd());
-        o.put("kind", fd.kind().name());
-        o.put("target", fd.target());
-        Json.putText(o, "path", fd.path());
-        o.put("deleted", fd.deleted());
-        Json.put(o, "sizeBytes", fd.sizeBytes());
-        o.put("positionBytes", fd.positionBytes());
-        Json.putStrings(o, "flags", flagNames(fd.flags()));
-        return o;
+    /**
+     * An open file as {@code fds --json} writes it, one field per component: lsof's columns, the flags by name.
+     */
+    record Row(int fd, FdKind kind, String target, Optional<String> path, boolean deleted, OptionalLong sizeBytes,
+               long positionBytes, List<String> flags) {
+    }
+
+    static JsonNode json(OpenFd fd) {
+        return Json.of(new Row(fd.fd(), fd.kind(), fd.target(), fd.path(), fd.deleted(), fd.sizeBytes(),
+                fd.positionBytes(), flagNames(fd.flags())));
     }
 
     /** @return the access mode ({@code O_RDONLY}, {@code O_WRONLY}, {@code O_RDWR}), then the other flags */

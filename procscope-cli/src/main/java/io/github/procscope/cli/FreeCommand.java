@@ -1,14 +1,16 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.memory.AvailableSource;
 import io.github.procscope.api.memory.CgroupMemory;
+import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 /** {@code procscope free}: system memory as {@code free} shows it, and the cgroup's limit when there is one. */
@@ -37,30 +39,22 @@ final class FreeCommand implements Callable<Integer> {
         return ProcscopeCli.OK;
     }
 
-    static ObjectNode json(SystemMemory m, Optional<CgroupMemory> cg) {
-        ObjectNode o = Json.object();
-        o.put("totalBytes", m.totalBytes());
-        o.put("freeBytes", m.freeBytes());
-        o.put("availableBytes", m.availableBytes());
-        o.put("usedBytes", m.usedBytes());
-        o.put("buffersBytes", m.buffersBytes());
-        o.put("cacheBytes", m.cacheBytes());
-        o.put("swapTotalBytes", m.swapTotalBytes());
-        o.put("swapFreeBytes", m.swapFreeBytes());
-        Json.put(o, "sharedBytes", m.sharedBytes());
-        o.put("availableSource", m.availableSource().name());
-        if (cg.isPresent()) {
-            CgroupMemory c = cg.get();
-            ObjectNode n = o.putObject("cgroupMemory");
-            n.put("version", c.version().name());
-            n.put("cgroupPath", c.cgroupPath());
-            Json.put(n, "effectiveLimitBytes", c.effectiveLimitBytes());
-            n.put("usageBytes", c.usageBytes());
-            Json.put(n, "peakBytes", c.peakBytes());
-        } else {
-            o.putNull("cgroupMemory");
-        }
-        return o;
+    /** What {@code free --json} writes, one field per component: free's figures, and the cgroup's memory. */
+    record View(long totalBytes, long freeBytes, long availableBytes, long usedBytes, long buffersBytes,
+                long cacheBytes, long swapTotalBytes, long swapFreeBytes, OptionalLong sharedBytes,
+                AvailableSource availableSource, Optional<CgroupView> cgroupMemory) {
+    }
+
+    /** The memory cgroup of {@link View}: its version and path, the limit that applies, usage and peak. */
+    record CgroupView(CgroupVersion version, String cgroupPath, OptionalLong effectiveLimitBytes, long usageBytes,
+                      OptionalLong peakBytes) {
+    }
+
+    static JsonNode json(SystemMemory m, Optional<CgroupMemory> cg) {
+        return Json.of(new View(m.totalBytes(), m.freeBytes(), m.availableBytes(), m.usedBytes(), m.buffersBytes(),
+                m.cacheBytes(), m.swapTotalBytes(), m.swapFreeBytes(), m.sharedBytes(), m.availableSource(),
+                cg.map(c -> new CgroupView(c.version(), c.cgroupPath(), c.effectiveLimitBytes(), c.usageBytes(),
+                        c.peakBytes()))));
     }
 
     private static void print(PrintStream out, SystemMemory m, Optional<CgroupMemory> cg, int width) {

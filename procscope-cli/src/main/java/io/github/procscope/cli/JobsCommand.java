@@ -32,6 +32,9 @@ final class JobsCommand implements Callable<Integer> {
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("MM-dd HH:mm")
             .withZone(ZoneId.systemDefault());
 
+    /** The fewest characters of a command shown before the log's path. */
+    private static final int MIN_COMMAND = 12;
+
     @ParentCommand
     ProcscopeCli root;
 
@@ -58,11 +61,26 @@ final class JobsCommand implements Callable<Integer> {
             ctx.printJson(a);
             return ProcscopeCli.OK;
         }
-        Table t = new Table().left("ID").right("PID").left("STATUS").left("STARTED").left("LOG").left("COMMAND");
+        // The log's path is what a user copies: it comes last and whole; the command is cut to make room for it.
+        Table t = new Table().left("ID").right("PID").left("STATUS").left("STARTED").left("COMMAND").left("LOG")
+                .wholeLast();
+        List<String[]> rows = new java.util.ArrayList<>();
+        int[] w = {"ID".length(), "PID".length(), "STATUS".length(), "STARTED".length(), "LOG".length()};
         for (ObjectNode r : records) {
             JsonNode pid = r.path("job").path("pid");
-            t.row(r.path("id").asText(), pid.isNumber() ? pid.asText() : "-", status(ctx, r), started(r),
-                    r.path("log").asText(), String.join(" ", strings(r.path("command"))));
+            String[] row = {r.path("id").asText(), pid.isNumber() ? pid.asText() : "-", status(ctx, r), started(r),
+                    String.join(" ", strings(r.path("command"))), r.path("log").asText()};
+            rows.add(row);
+            for (int i : new int[] {0, 1, 2, 3}) {
+                w[i] = Math.max(w[i], Table.printable(row[i]).length());
+            }
+            w[4] = Math.max(w[4], Table.printable(row[5]).length());
+        }
+        int room = Math.max(MIN_COMMAND, ctx.width() - (w[0] + w[1] + w[2] + w[3] + w[4] + 5));
+        for (String[] row : rows) {
+            String command = Table.printable(row[4]);
+            t.row(row[0], row[1], row[2], row[3], command.length() <= room ? command
+                    : command.substring(0, room - Table.ELLIPSIS.length()) + Table.ELLIPSIS, row[5]);
         }
         t.print(ctx.out(), ctx.width());
         return ProcscopeCli.OK;

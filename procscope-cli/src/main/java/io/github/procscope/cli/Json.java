@@ -1,21 +1,36 @@
 package io.github.procscope.cli;
 
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.JsonSerializer;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationConfig;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.ser.BeanPropertyWriter;
+import com.fasterxml.jackson.databind.ser.BeanSerializerModifier;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import com.fasterxml.jackson.databind.type.TypeFactory;
+import com.fasterxml.jackson.databind.util.NameTransformer;
 
-import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.SignalSet;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.RecordComponent;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-
+import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -110,99 +125,126 @@ final class Json {
         values.forEach(a::add);
     }
 
-    /**
-     * Writes an exit status as the fields of its variant and of {@link ExitStatus}: {@code code} (an exit
-     * code, null when killed), {@code signal} (the signal's name, null when it exited), {@code coreDumped},
-     * {@code source} and {@code shellStatus}.
-     */
-    static void putExitStatus(ObjectNode o, ExitStatus s) {
-        if (s instanceof ExitStatus.Exited e) {
-            o.put("code", e.code());
-            o.putNull("signal");
-            o.put("coreDumped", false);
-        } else if (s instanceof ExitStatus.Killed k) {
-            o.putNull("code");
-            o.put("signal", k.signal().name());
-            o.put("coreDumped", k.coreDumped());
-        }
-        o.put("source", s.source().name());
-        o.put("shellStatus", s.shellStatus());
-    }
-
     /** @return a rate or percentage rounded to two decimals, as tools print them */
     static double round2(double v) {
         return Math.round(v * 100) / 100.0;
     }
 
     /**
-     * Writes an API value as JSON: a record as an object with one field per component, named as the
-     * accessor (in declaration order); an empty {@code Optional} as {@code null}; collections as arrays;
-     * enums by name; numbers, booleans and strings as themselves; anything else (an {@code Instant}, a
-     * {@code Path}, a {@code Duration} in ISO-8601) by its {@code toString()}.
+     * Writes an API value as JSON, with Jackson's record support: a record as an object with one field per
+     * component, named as its accessor, in declaration order (and nothing else: a record's other methods, such
+     * as a derived {@code isX()}, are not fields); an empty {@code Optional} as {@code null}; collections as
+     * arrays; maps as objects keyed by their keys' text; enums by name; numbers, booleans and strings as
+     * themselves; an {@code Instant} or a {@code Path} by its {@code toString()}; a {@code SignalSet} as the
+     * names of its signals. A {@code Duration} component {@code x} is written as seconds (millisecond
+     * precision) in a field named {@code xSeconds}; a {@code Duration} elsewhere (an element of a list) in
+     * ISO-8601.
      *
      * @param value the value, not null
      * @return its JSON tree
      */
     static JsonNode of(Object value) {
-        JsonNodeFactory f = JsonNodeFactory.instance;
-        if (value == null) {
-            return f.nullNode();
-        }
-        if (value instanceof Record r) {
-            ObjectNode o = f.objectNode();
-            for (RecordComponent c : r.getClass().getRecordComponents()) {
-                o.set(c.getName(), of(component(r, c)));
-            }
-            return o;
-        }
-        if (value instanceof Optional<?> v) {
-            return v.isPresent() ? of(v.get()) : f.nullNode();
-        }
-        if (value instanceof OptionalLong v) {
-            return v.isPresent() ? f.numberNode(v.getAsLong()) : f.nullNode();
-        }
-        if (value instanceof OptionalInt v) {
-            return v.isPresent() ? f.numberNode(v.getAsInt()) : f.nullNode();
-        }
-        if (value instanceof OptionalDouble v) {
-            return v.isPresent() ? f.numberNode(v.getAsDouble()) : f.nullNode();
-        }
-        if (value instanceof Collection<?> c) {
-            ArrayNode a = f.arrayNode();
-            c.forEach(e -> a.add(of(e)));
-            return a;
-        }
-        if (value instanceof Map<?, ?> m) {
-            ObjectNode o = f.objectNode();
-            m.forEach((k, v) -> o.set(String.valueOf(k), of(v)));
-            return o;
-        }
-        if (value instanceof Enum<?> e) {
-            return f.textNode(e.name());
-        }
-        if (value instanceof Boolean b) {
-            return f.booleanNode(b);
-        }
-        if (value instanceof Integer || value instanceof Long || value instanceof Short || value instanceof Byte) {
-            return f.numberNode(((Number) value).longValue());
-        }
-        if (value instanceof Double || value instanceof Float) {
-            return f.numberNode(((Number) value).doubleValue());
-        }
-        if (value instanceof BigInteger b) {
-            return f.numberNode(b);
-        }
-        if (value instanceof BigDecimal b) {
-            return f.numberNode(b);
-        }
-        return f.textNode(value.toString());
+        return Records.MAPPER.valueToTree(value);
     }
 
-    private static Object component(Record r, RecordComponent c) {
-        try {
-            return c.getAccessor().invoke(r);
-        } catch (IllegalAccessException | InvocationTargetException e) {
-            throw new IllegalStateException("cannot read " + r.getClass().getSimpleName() + "." + c.getName(), e);
+    /** A {@code SignalSet} is written as the names of its signals, as {@code kill -l} prints them. */
+    private abstract static class SignalSetAsNames {
+        @JsonValue
+        abstract List<String> names();
+    }
+
+    /** A duration as seconds, millisecond precision. */
+    private static final JsonSerializer<Object> SECONDS = new StdSerializer<>(Object.class) {
+        @Override
+        public void serialize(Object v, JsonGenerator g, SerializerProvider p) throws IOException {
+            g.writeNumber(Units.seconds((Duration) v));
+        }
+    };
+
+    /** The mapper of {@link #of}, made when first used: a table never loads Jackson's databind. */
+    private static final class Records {
+        static final ObjectMapper MAPPER = mapper();
+
+        private static ObjectMapper mapper() {
+            SimpleModule jdk = new SimpleModule("procscope-jdk-types");
+            jdk.addSerializer(new StdSerializer<Optional<?>>(TypeFactory.defaultInstance().constructType(Optional.class)) {
+                @Override
+                public void serialize(Optional<?> v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    if (v.isPresent()) {
+                        p.defaultSerializeValue(v.get(), g);
+                    } else {
+                        g.writeNull();
+                    }
+                }
+            });
+            jdk.addSerializer(OptionalLong.class, new StdSerializer<>(OptionalLong.class) {
+                @Override
+                public void serialize(OptionalLong v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    if (v.isPresent()) {
+                        g.writeNumber(v.getAsLong());
+                    } else {
+                        g.writeNull();
+                    }
+                }
+            });
+            jdk.addSerializer(OptionalInt.class, new StdSerializer<>(OptionalInt.class) {
+                @Override
+                public void serialize(OptionalInt v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    if (v.isPresent()) {
+                        g.writeNumber(v.getAsInt());
+                    } else {
+                        g.writeNull();
+                    }
+                }
+            });
+            jdk.addSerializer(OptionalDouble.class, new StdSerializer<>(OptionalDouble.class) {
+                @Override
+                public void serialize(OptionalDouble v, JsonGenerator g, SerializerProvider p) throws IOException {
+                    if (v.isPresent()) {
+                        g.writeNumber(v.getAsDouble());
+                    } else {
+                        g.writeNull();
+                    }
+                }
+            });
+            jdk.addSerializer(Instant.class, ToStringSerializer.instance);
+            jdk.addSerializer(Duration.class, ToStringSerializer.instance);
+            jdk.addSerializer(Path.class, ToStringSerializer.instance);
+            // A record's fields are its components; no getter is a field (a record's isX() or getX() that is no
+            // component is derived, not data). The fields are read, so no accessor may add to or rename them.
+            // A Duration component x is the number of seconds in a field named xSeconds, as the tool writes it.
+            jdk.setSerializerModifier(new BeanSerializerModifier() {
+                @Override
+                public List<BeanPropertyWriter> changeProperties(SerializationConfig config, BeanDescription bean,
+                                                                 List<BeanPropertyWriter> properties) {
+                    List<BeanPropertyWriter> out = new ArrayList<>();
+                    for (BeanPropertyWriter w : properties) {
+                        if (w.getType().hasRawClass(Duration.class)) {
+                            BeanPropertyWriter seconds = w.rename(new NameTransformer() {
+                                @Override
+                                public String transform(String name) {
+                                    return name + "Seconds";
+                                }
+
+                                @Override
+                                public String reverse(String transformed) {
+                                    return transformed.substring(0, transformed.length() - "Seconds".length());
+                                }
+                            });
+                            seconds.assignSerializer(SECONDS);
+                            out.add(seconds);
+                        } else {
+                            out.add(w);
+                        }
+                    }
+                    return out;
+                }
+            });
+            return JsonMapper.builder().addModule(jdk).addMixIn(SignalSet.class, SignalSetAsNames.class)
+                    .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+                    .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                    .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                    .build();
         }
     }
 }

@@ -9,8 +9,7 @@ import io.github.procscope.api.memory.RegionKind;
 import io.github.procscope.api.memory.RegionPermissions;
 import io.github.procscope.api.memory.SmapsCounters;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Mixin;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -40,15 +39,13 @@ import java.util.concurrent.Callable;
                         + "exist."},
         footer = {"", "Examples:", "  procscope maps 4121", "  procscope --json maps 4121"})
 final class MapsCommand implements Callable<Integer> {
-    @ParentCommand
-    ProcscopeCli root;
-
-    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
-    long pid;
+    @Mixin
+    ProcessTarget target;
 
     @Override
     public Integer call() {
-        Context ctx = root.context();
+        Context ctx = target.context();
+        long pid = target.pid();
         ProcessMemory memory = ctx.memory();
         // Each region is kept as the few numbers shown, not as its whole record, and printed only once the read
         // has ended with the process still there: a process of a hundred thousand regions fits a small heap.

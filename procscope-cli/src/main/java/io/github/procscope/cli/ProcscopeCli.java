@@ -151,6 +151,7 @@ public final class ProcscopeCli implements Callable<Integer> {
         for (Class<?> sub : subcommandsFor(args)) {
             cl.addSubcommand(sub);
         }
+        HelpLayout.apply(cl, width, terminal && System.getenv("COLUMNS") == null);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.setExecutionStrategy(parseResult -> {
@@ -186,19 +187,7 @@ public final class ProcscopeCli implements Callable<Integer> {
             return new CommandLine.RunLast().execute(parseResult);
         });
         cl.setParameterExceptionHandler((ex, a) -> {
-            CommandLine cmd = ex.getCommandLine();
-            if (cmd.getCommandName().equals("procscope")) {
-                if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
-                        && !u.getUnmatched().get(0).startsWith("-")) {
-                    err.println("procscope: unknown subcommand '" + u.getUnmatched().get(0)
-                            + "' (see 'procscope --help' for the list)");
-                } else {
-                    err.println("procscope: " + oneLine(ex.getMessage()) + " (see 'procscope --help')");
-                }
-            } else {
-                err.println("procscope " + cmd.getCommandName() + ": " + oneLine(ex.getMessage())
-                        + " (see 'procscope " + cmd.getCommandName() + " --help')");
-            }
+            err.println(usageError(ex));
             return USAGE;
         });
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
@@ -207,6 +196,78 @@ public final class ProcscopeCli implements Callable<Integer> {
             return exitStatus(ex);
         });
         return cl.execute(args);
+    }
+
+    /**
+     * @param ex a command line picocli could not parse
+     * @return one line that says what was wrong: an unknown subcommand or option by its own name only (never a
+     *         value that followed it), with the names it most resembles
+     */
+    static String usageError(CommandLine.ParameterException ex) {
+        CommandLine cmd = ex.getCommandLine();
+        String name = cmd.getCommandName().equals("procscope") ? "procscope" : "procscope " + cmd.getCommandName();
+        String see = " (see '" + name + " --help')";
+        if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            List<String> unmatched = u.getUnmatched();
+            String option = unmatched.stream().filter(s -> s.startsWith("-") && s.length() > 1).findFirst()
+                    .orElse(null);
+            boolean root = cmd.getCommandName().equals("procscope");
+            if (root && !unmatched.get(0).startsWith("-")) {
+                String typo = unmatched.get(0);
+                return "procscope: unknown subcommand '" + typo + "'"
+                        + didYouMean(typo, cmd.getSubcommands().keySet()) + " (see 'procscope --help' for the list)";
+            }
+            if (option != null) {
+                String typed = option.contains("=") ? option.substring(0, option.indexOf('=')) : option;
+                List<String> names = new java.util.ArrayList<>();
+                cmd.getCommandSpec().options().stream().filter(o -> !o.hidden())
+                        .forEach(o -> names.addAll(List.of(o.names())));
+                return name + ": unknown option '" + typed + "'" + didYouMean(typed, names) + see;
+            }
+            return name + ": unexpected argument '" + unmatched.get(0) + "'" + see;
+        }
+        return name + ": " + oneLine(ex.getMessage()) + see;
+    }
+
+    /** @return {@code "; did you mean 'x'?"} naming the closest candidates, or nothing when none is close */
+    static String didYouMean(String typed, Collection<String> candidates) {
+        int best = Integer.MAX_VALUE;
+        List<String> closest = new java.util.ArrayList<>();
+        for (String c : new java.util.LinkedHashSet<>(candidates)) {
+            int d = distance(typed, c);
+            if (d < best) {
+                best = d;
+                closest.clear();
+            }
+            if (d == best) {
+                closest.add(c);
+            }
+        }
+        String bare = typed.replaceFirst("^-+", "");
+        if (closest.isEmpty() || best > Math.max(2, bare.length() / 3)) {
+            return "";
+        }
+        return "; did you mean " + String.join(" or ", closest.stream().map(c -> "'" + c + "'").toList()) + "?";
+    }
+
+    /** @return the edit distance of two strings (insertions, deletions, substitutions, each 1) */
+    static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
     }
 
     /** @return the exception's message on one line, or its type when it has none */

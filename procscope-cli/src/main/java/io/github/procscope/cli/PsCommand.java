@@ -85,8 +85,19 @@ final class PsCommand implements Callable<Integer> {
         }
         ProcessSnapshot snapshot = ctx.procfs().snapshot(Set.of(Facet.CGROUP));
         ctx.noteUnreadable("ps", snapshot);
+        for (String u : users) {
+            if (!knownUser(u, snapshot)) {
+                ctx.err().println("procscope ps: no user '" + Table.printable(u) + "' on this system");
+                return ProcscopeCli.NOT_FOUND;
+            }
+        }
         List<ProcessInfo> list = snapshot.processes().stream().filter(this::selected)
                 .sorted(sort.thenComparingLong(ProcessInfo::pid)).collect(Collectors.toCollection(ArrayList::new));
+        if (!pids.isEmpty() && list.isEmpty()) {
+            ctx.err().println("procscope ps: no process with pid "
+                    + pids.stream().map(String::valueOf).collect(Collectors.joining(", ")));
+            return ProcscopeCli.NOT_FOUND;
+        }
         if (byUser) {
             printByUser(ctx, list, snapshot);
         } else if (byContainer || byPod) {
@@ -119,11 +130,6 @@ final class PsCommand implements Callable<Integer> {
                 t.row(cells.toArray());
             }
             t.print(ctx.out(), ctx.width());
-        }
-        if (!pids.isEmpty() && list.isEmpty()) {
-            ctx.err().println("procscope ps: no process with pid "
-                    + pids.stream().map(String::valueOf).collect(Collectors.joining(", ")));
-            return ProcscopeCli.NOT_FOUND;
         }
         return ProcscopeCli.OK;
     }
@@ -250,6 +256,25 @@ final class PsCommand implements Callable<Integer> {
             return users.stream().anyMatch(u -> u.equals(name) || u.equals(uid));
         }
         return true;
+    }
+
+    /**
+     * @return whether a {@code --user} value names a user: a uid, the user of a process, or a name the system's
+     *         user database knows
+     */
+    static boolean knownUser(String u, ProcessSnapshot snapshot) {
+        if (!u.isEmpty() && u.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            return true;
+        }
+        if (snapshot.processes().stream().anyMatch(p -> p.user().filter(u::equals).isPresent())) {
+            return true;
+        }
+        try {
+            java.nio.file.FileSystems.getDefault().getUserPrincipalLookupService().lookupPrincipalByName(u);
+            return true;
+        } catch (java.io.IOException | RuntimeException e) {
+            return false; // UserPrincipalNotFoundException, or a name the lookup refuses
+        }
     }
 
     static String user(ProcessInfo p) {

@@ -7,7 +7,6 @@ import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.ForwardedSignal;
-import io.github.procscope.api.job.GpuGhost;
 import io.github.procscope.api.job.JobEvent;
 import io.github.procscope.api.job.JobReport;
 import io.github.procscope.api.job.JobSpec;
@@ -255,14 +254,7 @@ final class RunCommand implements Callable<Integer> {
         exitFields(exit, s);
         exit.put("cause", r.exit().cause().name());
         exit.put("explanation", r.exit().explanation());
-        r.exit().oomKill().ifPresent(k -> {
-            ObjectNode v = exit.putObject("oomKill");
-            v.put("pid", k.pid());
-            v.put("comm", k.comm());
-            Json.put(v, "anonRssBytes", k.anonRssBytes());
-            v.put("memoryCgroup", k.memoryCgroup());
-            Json.putText(v, "cgroup", k.cgroup());
-        });
+        r.exit().oomKill().ifPresent(k -> exit.set("oomKill", Json.of(k)));
         o.put("peakRssBytes", r.peakRssBytes());
         o.put("peakProcessRssBytes", r.peakProcessRssBytes());
         ObjectNode gpu = o.putObject("peakGpuMemoryBytes");
@@ -302,23 +294,8 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         o.put("eventsOmitted", r.eventsOmitted());
-        if (r.lostOutput().isPresent()) {
-            ObjectNode lost = o.putObject("lostOutput");
-            lost.put("bytes", r.lostOutput().get().bytes());
-            Json.put(lost, "since", r.lostOutput().get().since());
-            lost.put("reason", r.lostOutput().get().reason());
-        } else {
-            o.putNull("lostOutput");
-        }
-        ArrayNode gh = o.putArray("ghosts");
-        for (GpuGhost g : r.ghosts()) {
-            ObjectNode n = gh.addObject();
-            n.put("pid", g.pid());
-            n.put("comm", g.comm());
-            n.put("gpu", g.gpu());
-            Json.put(n, "usedMemoryBytes", g.usedMemoryBytes());
-            n.put("alive", g.alive());
-        }
+        o.set("lostOutput", Json.of(r.lostOutput()));
+        o.set("ghosts", Json.of(r.ghosts()));
         return o;
     }
 

@@ -1,15 +1,13 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalAction;
 import io.github.procscope.api.signals.SignalSet;
 import io.github.procscope.api.signals.Dispositions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Mixin;
 
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -35,15 +33,13 @@ final class SignalsCommand implements Callable<Integer> {
     private static final List<Signal> NOTABLE = List.of(Signal.HUP, Signal.INT, Signal.QUIT, Signal.USR1, Signal.USR2,
             Signal.TERM);
 
-    @ParentCommand
-    ProcscopeCli root;
-
-    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
-    long pid;
+    @Mixin
+    ProcessTarget target;
 
     @Override
     public Integer call() {
-        Context ctx = root.context();
+        Context ctx = target.context();
+        long pid = target.pid();
         ProcessInfo p = ctx.procfs().process(pid);
         Dispositions d = ctx.scope().signals().dispositions(p.key());
         if (ctx.json()) {
@@ -66,26 +62,25 @@ final class SignalsCommand implements Callable<Integer> {
         return all;
     }
 
-    static ObjectNode json(Dispositions d, ProcessInfo p) {
-        ObjectNode o = Json.object();
-        o.put("pid", d.pid());
-        o.put("comm", p.comm());
-        Json.putStrings(o, "pending", d.pending().names());
-        Json.putStrings(o, "blocked", blocked(d).names());
-        Json.putStrings(o, "ignored", d.ignored().names());
-        Json.putStrings(o, "caught", d.caught().names());
-        o.put("survivesHangup", d.survivesHangup());
-        o.put("handlesTerm", d.handlesTerm());
-        o.put("blocksTerm", d.blocksTerm());
-        ArrayNode threads = o.putArray("threads");
+    /**
+     * What {@code signals --json} writes, one field per component: the process's signal sets, the signals
+     * blocked in every thread ({@code blocked}), what its dispositions mean, and each thread's own sets.
+     */
+    record View(long pid, String comm, SignalSet pending, SignalSet blocked, SignalSet ignored, SignalSet caught,
+                boolean survivesHangup, boolean handlesTerm, boolean blocksTerm, List<ThreadView> threads) {
+    }
+
+    /** A thread of {@link View}: its id, name, and the signals pending for it and blocked by it. */
+    record ThreadView(long tid, String name, SignalSet pending, SignalSet blocked) {
+    }
+
+    static JsonNode json(Dispositions d, ProcessInfo p) {
+        List<ThreadView> threads = new java.util.ArrayList<>();
         for (Dispositions.ThreadMasks t : d.threads()) {
-            ObjectNode n = threads.addObject();
-            n.put("tid", t.tid());
-            n.put("name", t.name());
-            Json.putStrings(n, "pending", t.masks().pending().names());
-            Json.putStrings(n, "blocked", t.masks().blocked().names());
+            threads.add(new ThreadView(t.tid(), t.name(), t.masks().pending(), t.masks().blocked()));
         }
-        return o;
+        return Json.of(new View(d.pid(), p.comm(), d.pending(), blocked(d), d.ignored(), d.caught(),
+                d.survivesHangup(), d.handlesTerm(), d.blocksTerm(), threads));
     }
 
     private static void print(PrintStream out, Dispositions d, ProcessInfo p, int width) {

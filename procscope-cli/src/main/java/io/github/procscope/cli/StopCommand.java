@@ -1,8 +1,8 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
@@ -15,7 +15,10 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 
 /** {@code procscope stop PID [--grace D] [--tree]}: TERM, a grace period, then KILL, never to a recycled pid. */
@@ -77,26 +80,49 @@ final class StopCommand implements Callable<Integer> {
         return ProcscopeCli.OK;
     }
 
-    static ObjectNode json(StopReport r) {
-        ObjectNode o = Json.object();
-        o.put("allGone", r.allGone());
-        o.put("signal", r.signal().name());
-        Json.put(o, "gracePeriodSeconds", r.gracePeriod());
-        Json.put(o, "elapsedSeconds", r.elapsed());
-        ArrayNode arr = o.putArray("processes");
-        for (StopReport.StoppedProcess p : r.processes()) {
-            ObjectNode n = arr.addObject();
-            n.put("pid", p.pid());
-            n.put("comm", p.comm());
-            n.put("ending", p.ending().name());
-            Json.put(n, "afterSeconds", p.after());
-            if (p.exitStatus().isPresent()) {
-                Json.putExitStatus(n.putObject("exitStatus"), p.exitStatus().get());
-            } else {
-                n.putNull("exitStatus");
-            }
+    /**
+     * What {@code stop --json} writes, one field per component.
+     *
+     * @param allGone     whether every process of the target is gone
+     * @param signal      the first signal's name ({@code TERM})
+     * @param gracePeriod how long KILL waited, as {@code gracePeriodSeconds}
+     * @param elapsed     how long the stop took, as {@code elapsedSeconds}
+     * @param processes   each process signalled
+     */
+    record View(boolean allGone, String signal, Duration gracePeriod, Duration elapsed, List<Stopped> processes) {
+    }
+
+    /**
+     * A process of {@link View}.
+     *
+     * @param pid        its pid
+     * @param comm       its command name
+     * @param ending     what ended it
+     * @param after      when it was gone, after the first signal, as {@code afterSeconds}
+     * @param exitStatus how it ended, where its status could be read
+     */
+    record Stopped(long pid, String comm, StopReport.Ending ending, Duration after, Optional<Exit> exitStatus) {
+    }
+
+    /**
+     * An exit status as the tool writes it: the fields of both variants of {@link ExitStatus}, those of the other
+     * variant null ({@code code} when killed, {@code signal} when it exited).
+     */
+    record Exit(OptionalInt code, Optional<String> signal, boolean coreDumped, ExitStatus.Source source,
+                int shellStatus) {
+        static Exit of(ExitStatus s) {
+            return s instanceof ExitStatus.Killed k
+                    ? new Exit(OptionalInt.empty(), Optional.of(k.signal().name()), k.coreDumped(), s.source(),
+                    s.shellStatus())
+                    : new Exit(OptionalInt.of(((ExitStatus.Exited) s).code()), Optional.empty(), false, s.source(),
+                    s.shellStatus());
         }
-        return o;
+    }
+
+    static JsonNode json(StopReport r) {
+        List<Stopped> processes = r.processes().stream().map(p -> new Stopped(p.pid(), p.comm(), p.ending(),
+                p.after(), p.exitStatus().map(Exit::of))).toList();
+        return Json.of(new View(r.allGone(), r.signal().name(), r.gracePeriod(), r.elapsed(), processes));
     }
 
     private static void print(PrintStream out, StopReport r, int width) {

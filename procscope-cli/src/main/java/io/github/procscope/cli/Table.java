@@ -13,6 +13,7 @@ final class Table {
     private final List<Boolean> rightAligned = new ArrayList<>();
     private final List<String[]> rows = new ArrayList<>();
     private final List<Integer> minWidths = new ArrayList<>();
+    private boolean cutLast = true;
 
     /** Adds a right-aligned column (numbers) at least {@code minWidth} wide, so an empty table aligns as a full one. */
     Table right(String header, int minWidth) {
@@ -34,6 +35,15 @@ final class Table {
         headers.add(header);
         rightAligned.add(false);
         minWidths.add(0);
+        return this;
+    }
+
+    /**
+     * Never cuts the last column (a path a user copies): a line it makes wider than the terminal is printed whole,
+     * and the terminal wraps it.
+     */
+    Table wholeLast() {
+        cutLast = false;
         return this;
     }
 
@@ -129,7 +139,7 @@ final class Table {
             }
         }
         String line = sb.toString();
-        if (line.length() > width) {
+        if (line.length() > width && cutLast) {
             String last = cells[cells.length - 1];
             int before = line.length() - last.length();
             if (!rightAligned.get(cells.length - 1) && width - before > ELLIPSIS.length() + 4) {

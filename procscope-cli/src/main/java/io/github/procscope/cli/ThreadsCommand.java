@@ -1,12 +1,11 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ThreadInfo;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Mixin;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -17,26 +16,28 @@ import java.util.concurrent.Callable;
                         + "its own name and state."},
         footer = {"", "Example:", "  procscope threads 4121"})
 final class ThreadsCommand implements Callable<Integer> {
-    @ParentCommand
-    ProcscopeCli root;
+    @Mixin
+    ProcessTarget target;
 
-    @Parameters(index = "0", paramLabel = "PID", converter = PidConverter.class, description = "The process.")
-    long pid;
+    /**
+     * A thread as {@code threads --json} writes it.
+     *
+     * @param tid     its id
+     * @param name    its name ({@code comm})
+     * @param state   its state
+     * @param cpuTime the CPU time it used, user and system, written as {@code cpuTimeSeconds}
+     */
+    record Row(long tid, String name, ProcessState state, Duration cpuTime) {
+    }
 
     @Override
     public Integer call() {
-        Context ctx = root.context();
+        Context ctx = target.context();
+        long pid = target.pid();
         List<ThreadInfo> threads = ctx.procfs().threads(pid);
         if (ctx.json()) {
-            ArrayNode arr = Context.mapper().createArrayNode();
-            for (ThreadInfo t : threads) {
-                ObjectNode o = arr.addObject();
-                o.put("tid", t.tid());
-                o.put("name", t.name());
-                o.put("state", t.state().name());
-                Json.put(o, "cpuTimeSeconds", t.stat().cpuTime());
-            }
-            ctx.printJson(arr);
+            ctx.printJson(Json.of(threads.stream().map(t -> new Row(t.tid(), t.name(), t.state(), t.stat().cpuTime()))
+                    .toList()));
             return ProcscopeCli.OK;
         }
         Table table = new Table().right("TID").left("STATE").right("CPU").left("NAME");

@@ -7,6 +7,7 @@ import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.cgroup.Owner;
+import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
@@ -50,7 +51,8 @@ import java.util.concurrent.Callable;
                         + "worker re-parented away from the tree (double-forked) stays in it while it lives. Where "
                         + "the kernel has no children lists, each refresh reads every process, and the live line says so.",
                 "On a terminal: one live line with a sparkline of RSS. Otherwise (a pipe, a file) or with "
-                        + "--rows: CSV rows, or one JSON object per line with --json. It ends after --count rows, or "
+                        + "--rows: CSV rows of the totals, or with --json one JSON object per line: the totals, the tree's "
+                        + "processes (members) and which joined and left since the previous row. It ends after --count rows, or "
                         + "when the process exits (the pid is checked with its start time, so a recycled pid is not "
                         + "followed)."},
         footer = {"", "Examples:", "  procscope watch 4121", "  procscope watch 4121 --interval 10s --count 360 > rss.csv",
@@ -82,9 +84,31 @@ final class WatchCommand implements Callable<Integer> {
     @Option(names = "--rows", description = "Rows even on a terminal.")
     boolean rows;
 
-    /** One row: the tree at one moment. */
+    /**
+     * One process of the tree in a row, as {@code --json} writes it (one field per component).
+     *
+     * @param pid            its pid
+     * @param comm           its command name
+     * @param rssBytes       its resident memory
+     * @param threads        its threads
+     * @param adopted        whether it is in the tree without descending from the root now (re-parented away)
+     * @param cpuPercent     its CPU since the previous row, percent of one CPU, one decimal; empty when unknown
+     * @param gpuMemoryBytes its GPU memory per GPU index; empty when GPUs are not watched
+     */
+    record Member(long pid, String comm, long rssBytes, int threads, boolean adopted, OptionalDouble cpuPercent,
+                  Optional<Map<Integer, Long>> gpuMemoryBytes) {
+    }
+
+    /**
+     * One row: the tree at one moment; its totals are the sums of its members' values.
+     *
+     * @param members the tree's processes, the root first
+     * @param joined  processes that are in the tree now and were not at the previous row (or the start)
+     * @param left    processes that were in the tree at the previous row (or the start) and are not now
+     */
     record Row(Instant takenAt, long pid, int processes, int threads, long rssBytes, OptionalDouble cpuPercent,
-               Optional<Map<Integer, Long>> gpuMemoryBytes) {
+               Optional<Map<Integer, Long>> gpuMemoryBytes, java.util.List<Member> members,
+               java.util.List<ProcessKey> joined, java.util.List<ProcessKey> left) {
         /** @return the GPU memory of the tree on every GPU together, when GPUs are watched */
         OptionalLong gpuMemoryTotalBytes() {
             return gpuMemoryBytes.isPresent()
@@ -175,12 +199,30 @@ final class WatchCommand implements Callable<Integer> {
         return new CommandLine.ParameterException(spec.commandLine(), message);
     }
 
-    /** @return the job's totals at one refresh (CPU since the previous one) */
+    /** @return the job's processes and their totals at one refresh (CPU since the previous one) */
     Row row(JobSample now, boolean withGpus) {
-        OptionalDouble cpu = now.cpuPercent().isPresent()
-                ? OptionalDouble.of(Math.round(10.0 * now.cpuPercent().getAsDouble()) / 10.0) : OptionalDouble.empty();
-        return new Row(now.takenAt(), pid, now.members().size(), now.threads(), now.rssBytes(), cpu,
-                withGpus ? Optional.of(new java.util.TreeMap<>(now.gpuMemoryBytes())) : Optional.empty());
+        java.util.List<Member> members = new java.util.ArrayList<>();
+        double cpu = 0;
+        boolean anyCpu = false;
+        for (JobMember m : now.members()) {
+            OptionalDouble c = m.cpuPercent().isPresent() ? OptionalDouble.of(tenths(m.cpuPercent().getAsDouble()))
+                    : OptionalDouble.empty();
+            if (c.isPresent()) {
+                cpu += c.getAsDouble();
+                anyCpu = true;
+            }
+            members.add(new Member(m.pid(), m.process().comm(), m.rssBytes(), m.process().threads(), m.adopted(), c,
+                    withGpus ? Optional.of(new java.util.TreeMap<>(m.gpuMemoryBytes())) : Optional.empty()));
+        }
+        // The total is the sum of the members' figures as printed, so that a script's sum matches it.
+        return new Row(now.takenAt(), pid, now.members().size(), now.threads(), now.rssBytes(),
+                anyCpu ? OptionalDouble.of(tenths(cpu)) : OptionalDouble.empty(),
+                withGpus ? Optional.of(new java.util.TreeMap<>(now.gpuMemoryBytes())) : Optional.empty(), members,
+                now.joined(), now.left());
+    }
+
+    private static double tenths(double v) {
+        return Math.round(10.0 * v) / 10.0;
     }
 
     static ObjectNode json(Row r, Optional<Owner> owner) {
@@ -191,12 +233,10 @@ final class WatchCommand implements Callable<Integer> {
         o.put("threads", r.threads());
         o.put("rssBytes", r.rssBytes());
         Json.put(o, "cpuPercent", r.cpuPercent());
-        if (r.gpuMemoryBytes().isPresent()) {
-            ObjectNode g = o.putObject("gpuMemoryBytes");
-            r.gpuMemoryBytes().get().forEach((gpu, bytes) -> g.put(Integer.toString(gpu), bytes));
-        } else {
-            o.putNull("gpuMemoryBytes");
-        }
+        o.set("gpuMemoryBytes", Json.of(r.gpuMemoryBytes()));
+        o.set("members", Json.of(r.members()));
+        o.set("joined", Json.of(r.joined()));
+        o.set("left", Json.of(r.left()));
         Owners.putOwnerJson(o, owner);
         return o;
     }

@@ -38,6 +38,7 @@ import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.gpu.InaccessibleGpu;
+import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.MemoryMaps;
@@ -73,27 +74,72 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class JsonFieldNamesTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private static final JsonNames CONTAINER = JsonNames.of(Owner.class, Container.class);
+    /*
+     * Every component of a record a JSON object is made from is one of its fields, but those a shape lists with
+     * omits(...), each with the reason the view leaves it out: a component the API gains fails this test until
+     * the view writes it or says why not.
+     */
+    private static final String OWNER_WHY = "the pod's uid and QoS class are written in container (a pod is a "
+            + "container's); the systemd slice is not written: the unit names the workload";
+    private static final String CONTAINER_WHY = "container carries the container and its pod; the process's other "
+            + "owners are the process's own fields";
+    private static final String LISTING_WHY = "a process row carries ps's columns and the owner: the raw kernel "
+            + "records (stat, statm, status, io), the command line, the terminal and open fds are per-process "
+            + "detail (threads, fds, the library)";
+    private static final String[] LISTING_LEAVES = {"stat", "statm", "status", "io", "cmdline", "tty", "openFds"};
+    private static final String[] ROW_LEAVES = {"stat", "statm", "status", "io", "cmdline", "tty", "openFds",
+            "cgroup", "elapsed", "startTime", "uid", "user"};
+    private static final String GROUP_WHY = "a group sums processes: only what names the group comes from them";
+    private static final String FLAT_WHY = "its fields are written flat in this object";
+    private static final String KEY_WHY = "a process is named by its pid; the start time that makes the key "
+            + "unique is checked by the tool, not printed";
+
+    private static final JsonNames CONTAINER = JsonNames.of(Container.class).omits(Owner.class, CONTAINER_WHY,
+            "container", "slurm", "systemdSlice", "systemdUnit");
     private static final JsonNames SLURM = JsonNames.of(SlurmJob.class);
 
     private static JsonNames owned(Class<?>... sources) {
-        return JsonNames.of(sources).with(Owner.class).field("container", CONTAINER).field("slurm", SLURM);
+        return JsonNames.of(sources).omits(Owner.class, OWNER_WHY, "podUid", "qosClass", "systemdSlice")
+                .field("container", CONTAINER).field("slurm", SLURM);
     }
 
     private static JsonNames process() {
-        return owned(ProcessInfo.class, Owner.class)
-                .field("cgroup", JsonNames.of(CgroupMembership.class).map("controllerPaths"));
+        return owned(ProcessInfo.class, Owner.class).omits(ProcessInfo.class, LISTING_WHY, LISTING_LEAVES)
+                .field("cgroup", JsonNames.of(CgroupMembership.class).map("controllerPaths")
+                        .omits(CgroupMembership.class, "the owner is written flat in the process (container, slurm, "
+                                + "systemdUnit)", "owner"));
     }
 
     private static JsonNames tree() {
-        return process().with(ProcessTree.class).tool("adopted").field("children", JsonFieldNamesTest::tree)
-                .field("adopted", JsonFieldNamesTest::tree);
+        return process().with(ProcessTree.class).tool("adopted").omits(ProcessInfo.class, "a tree node carries what "
+                        + "the tree shows (pid, ppid, state, RSS, threads, comm, owner); elapsed time, start and user are ps's",
+                        "elapsed", "startTime", "uid", "user")
+                .field("children", JsonFieldNamesTest::tree).field("adopted", JsonFieldNamesTest::tree);
     }
 
-    private static JsonNames gpus() {
+    private static final String[] GPU_COUNTERS = {"takenAt", "deviceIndex", "deviceUuid", "memory", "fanSpeedPercent",
+            "memoryTemperatureCelsius", "powerDrawMilliwatts", "powerManagementLimitMilliwatts",
+            "enforcedPowerLimitMilliwatts", "energyMillijoules", "graphicsClockMhz", "memoryClockMhz", "maxSmClockMhz",
+            "maxMemoryClockMhz", "clockEventReasonsMask", "encoderUtilizationPercent", "decoderUtilizationPercent",
+            "eccErrors", "nvlinkDataRxBytes", "nvlinkDataTxBytes", "vgpuLicensed"};
+
+    private static JsonNames gpus(String... moreLeftOut) {
+        List<String> leftOut = new java.util.ArrayList<>(List.of(GPU_COUNTERS));
+        leftOut.addAll(List.of(moreLeftOut));
         return JsonNames.of(Gpus.class, GpuUnavailableException.class).tool("available")
                 .field("devices", JsonNames.of(GpuDevice.class, GpuSample.class)
-                        .field("processes", owned(GpuProcess.class, GpuUser.class, ProcessInfo.class, Owner.class)))
+                        .omits(GpuSample.class, "a device carries nvidia-smi's table (memory flat, utilisation, "
+                                + "temperature, power state, SM clock); the other counters are gpu --query's and the "
+                                + "library's GpuSample; the device's index and uuid are its own", leftOut.toArray(String[]::new))
+                        .field("processes", owned(GpuProcess.class, GpuUser.class, ProcessInfo.class, Owner.class)
+                                .omits(GpuProcess.class, "a process is listed under its device; MIG instance ids and "
+                                        + "process types are the library's", "deviceIndex", "deviceUuid", "types",
+                                        "gpuInstanceId", "computeInstanceId")
+                                .omits(GpuUser.class, "a row is one of the user's GPU processes, its process's fields "
+                                        + "flat; device minors, the run root and parentGone serve the doctor's ghost check",
+                                        "gpuProcesses", "openDeviceMinors", "process", "runRoot", "parentGone")
+                                .omits(ProcessInfo.class, "a GPU process row carries nvidia-smi's process columns and "
+                                        + "the owner", ROW_LEAVES)))
                 .field("inaccessibleDevices", JsonNames.of(InaccessibleGpu.class));
     }
 
@@ -113,31 +159,86 @@ class JsonFieldNamesTest {
     void processViews() throws IOException {
         assertNames("ps", listing());
         assertNames("ps-zombies", listing());
-        assertNames("ps-by-user", groups(JsonNames.of(ProcessInfo.class).tool("processes")));
-        assertNames("ps-by-pod", groups(JsonNames.of(ProcessInfo.class, Owner.class).tool("processes")));
+        assertNames("ps-by-user", groups(JsonNames.of(ProcessInfo.class).tool("processes")
+                .omits(ProcessInfo.class, GROUP_WHY, "stat", "statm", "status", "io", "cmdline", "tty", "openFds",
+                        "cgroup", "elapsed", "startTime")));
+        assertNames("ps-by-pod", groups(JsonNames.of(ProcessInfo.class, Owner.class).tool("processes")
+                .omits(ProcessInfo.class, GROUP_WHY, ROW_LEAVES)
+                .omits(Owner.class, GROUP_WHY, "container", "slurm", "systemdSlice", "systemdUnit")));
         assertNames("ps-by-container", groups(JsonNames.of(ProcessInfo.class, Owner.class).tool("processes")
+                .omits(ProcessInfo.class, GROUP_WHY, ROW_LEAVES)
+                .omits(Owner.class, GROUP_WHY, "podUid", "qosClass", "slurm", "systemdSlice", "systemdUnit")
                 .field("container", CONTAINER)));
         assertNames("tree-900", tree().with(ProcessSnapshot.class).tool("leftOut").field("unreadable", JsonNames.of(UnreadableProcess.class)));
-        assertNames("threads-4100", JsonNames.of(ThreadInfo.class, ProcessStat.class));
+        assertNames("threads-4100", JsonNames.of(ThreadInfo.class, ProcessStat.class)
+                .omits(ThreadInfo.class, "a thread row carries ps -L's columns; the raw records are the library's",
+                        "tgid", "startTime", "stat", "status")
+                .omits(ProcessStat.class, "a thread row carries ps -L's columns; the rest of /proc/PID/task/TID/stat "
+                        + "is the library's ProcessStat", statLeftOut()));
         assertNames("signals-4100", JsonNames.of(Dispositions.class, SignalMasks.class, ProcessInfo.class)
-                .field("threads", JsonNames.of(Dispositions.ThreadMasks.class, SignalMasks.class)));
-        assertNames("watch-4100", owned(JobSample.class, ProcessKey.class).tool("processes").map("gpuMemoryBytes"));
+                .omits(Dispositions.class, FLAT_WHY, "process")
+                .omits(SignalMasks.class, "pending is the process's and its threads' shared pending set together",
+                        "sharedPending")
+                .omits(ProcessInfo.class, "the process is named by pid and comm", ROW_LEAVES)
+                .field("threads", JsonNames.of(Dispositions.ThreadMasks.class, SignalMasks.class)
+                        .omits(Dispositions.ThreadMasks.class, FLAT_WHY, "masks")
+                        .omits(SignalMasks.class, "dispositions (ignored, caught) and the shared pending set are the "
+                                + "process's, written once", "ignored", "caught", "sharedPending")));
+        assertNames("watch-4100", owned(JobSample.class, ProcessKey.class).tool("processes").map("gpuMemoryBytes")
+                .omits(JobSample.class, "a row names its root by pid; how the tree is found is said on the live line; "
+                        + "uptime is only the CPU figure's clock", "root", "uptime", "discovery", "fallbackReason")
+                .omits(ProcessKey.class, KEY_WHY, "startTimeTicks", "pidfsInode")
+                .field("members", JsonNames.of(JobMember.class, ProcessInfo.class).map("gpuMemoryBytes")
+                        .omits(JobMember.class, FLAT_WHY + "; watch samples neither PSS nor open fds", "process",
+                                "pssBytes", "openFds")
+                        .omits(ProcessInfo.class, "a member carries what the row sums (RSS, threads) and names it",
+                                ROW_LEAVES))
+                .field("joined", JsonNames.of(ProcessKey.class)).field("left", JsonNames.of(ProcessKey.class)));
     }
 
     @Test
     void memoryFilesAndDisks() throws IOException {
+        String pmap = "a region carries pmap -x's columns; the other smaps counters are the library's SmapsCounters";
         assertNames("maps-4100", JsonNames.of(MemoryMaps.class, ProcessMemory.class)
-                .field("regions", JsonNames.of(MemoryRegion.class, SmapsCounters.class))
-                .field("totals", JsonNames.of(MemoryTotals.class)));
-        assertNames("fds-4100", JsonNames.of(OpenFd.class));
-        assertNames("deleted", JsonNames.of(DeletedFilesScan.class).field("files", JsonNames.of(DeletedFile.class))
-                .field("fileSystems", JsonNames.of(DeletedSpace.class)));
+                .omits(MemoryMaps.class, "the pid is the command line's", "pid")
+                .field("regions", JsonNames.of(MemoryRegion.class, SmapsCounters.class)
+                        .omits(MemoryRegion.class, FLAT_WHY, "usage")
+                        .omits(SmapsCounters.class, pmap, "anonymousBytes", "anonHugePagesBytes", "filePmdMappedBytes",
+                                "ksmBytes", "lazyFreeBytes", "lockedBytes", "privateCleanBytes", "privateDirtyBytes",
+                                "privateHugetlbBytes", "pssAnonBytes", "pssDirtyBytes", "pssFileBytes", "pssShmemBytes",
+                                "referencedBytes", "sharedCleanBytes", "sharedDirtyBytes", "sharedHugetlbBytes",
+                                "shmemPmdMappedBytes", "swapPssBytes"))
+                .field("totals", JsonNames.of(MemoryTotals.class).omits(MemoryTotals.class, pmap
+                        + "; the pid and where the totals were read are the document's", "counters", "pid", "source")));
+        assertNames("fds-4100", JsonNames.of(OpenFd.class).omits(OpenFd.class, "a row carries lsof's columns; "
+                + "device, inode, link count, mount and size are the library's OpenFd", "pid", "device", "inode",
+                "linkCount", "mountId", "openedDevice", "allocatedBytes"));
+        assertNames("deleted", JsonNames.of(DeletedFilesScan.class)
+                .omits(DeletedFilesScan.class, "a scan is printed as it is made", "takenAt")
+                .field("files", JsonNames.of(DeletedFile.class).omits(DeletedFile.class, "a row carries lsof +L1's "
+                        + "columns, its holder flat", "holder", "device", "inode"))
+                .field("fileSystems", JsonNames.of(DeletedSpace.class).omits(DeletedSpace.class,
+                        "a file system is named by its mount point", "device")));
+        String free = "free's figures; the kernel's other meminfo fields are the library's SystemMemory";
         assertNames("free", JsonNames.of(SystemMemory.class, SystemResources.class)
+                .omits(SystemMemory.class, free, "cachedBytes", "reclaimableSlabBytes", "fieldsBytes", "counts")
                 .field("cgroupMemory", JsonNames.of(CgroupMemory.class)));
         // IoStat carries no instant: the time the tool read the counters is its own field.
-        assertNames("iostat", JsonNames.of(IoStat.class).tool("time"));
-        assertNames("df", JsonNames.of(FileSystemUsage.class, MountInfo.class));
-        assertNames("df-all", JsonNames.of(FileSystemUsage.class, MountInfo.class));
+        String[] iostatLeftOut = {"device", "readMergesPerSecond", "writeMergesPerSecond", "readMergePercent",
+                "writeMergePercent", "averageReadRequestKilobytes", "averageWriteRequestKilobytes",
+                "discardsPerSecond", "discardKilobytesPerSecond", "discardMergesPerSecond", "discardMergePercent",
+                "discardAwaitMillis", "averageDiscardRequestKilobytes", "flushesPerSecond", "flushAwaitMillis"};
+        assertNames("iostat", JsonNames.of(IoStat.class).tool("time").omits(IoStat.class, "iostat -x's main columns,"
+                + " the device by name; merges, discards and flushes are the library's IoStat", iostatLeftOut));
+        String df = "df's columns, the mount flat; the mount's ids, options and root are the library's MountInfo";
+        String[] mountLeftOut = {"mountId", "parentId", "device", "root", "mountOptions", "optionalFields",
+                "superOptions"};
+        assertNames("df", JsonNames.of(FileSystemUsage.class, MountInfo.class)
+                .omits(FileSystemUsage.class, df, "mount", "blockSizeBytes", "freeBytes")
+                .omits(MountInfo.class, df, mountLeftOut));
+        assertNames("df-all", JsonNames.of(FileSystemUsage.class, MountInfo.class)
+                .omits(FileSystemUsage.class, df, "mount", "blockSizeBytes", "freeBytes")
+                .omits(MountInfo.class, df, mountLeftOut));
         assertNames("du", JsonNames.of(DirectoryUsage.class).field("total", JsonNames.of(DirectoryTotal.class))
                 .field("largest", JsonNames.of(DirectoryTotal.class)));
     }
@@ -148,11 +249,15 @@ class JsonFieldNamesTest {
         // The overview's own summary: host name, process counts, the top five by RSS, the doctor's problems.
         assertNames("overview", JsonNames.of(ProcessSnapshot.class, ProcessTable.class, SystemResources.class)
                 .tool("host", "processes", "running", "zombies", "topByRss", "problems", "gpus", "leftOut")
-                .field("loadAverage", JsonNames.of(io.github.procscope.api.LoadAverage.class))
-                .field("memory", JsonNames.of(SystemMemory.class))
+                .field("loadAverage", JsonNames.of(io.github.procscope.api.LoadAverage.class)
+                        .omits(io.github.procscope.api.LoadAverage.class, "uptime's three averages", "lastPid"))
+                .field("memory", JsonNames.of(SystemMemory.class).omits(SystemMemory.class, "the overview's memory "
+                        + "line: total, used, available, swap", "freeBytes", "buffersBytes", "cachedBytes", "sharedBytes",
+                        "reclaimableSlabBytes", "availableSource", "fieldsBytes", "counts"))
                 .field("unreadable", JsonNames.of(UnreadableProcess.class))
                 .field("topByRss", process())
-                .field("gpus", gpus())
+                .field("gpus", gpus("memoryUtilizationPercent", "performanceState", "smClockMhz",
+                        "temperatureCelsius"))
                 .field("problems", JsonNames.of().tool("count", "kinds")));
     }
 
@@ -177,14 +282,30 @@ class JsonFieldNamesTest {
         JsonNode stop = StopCommand.json(r);
         assertEquals("TERM", stop.get("processes").get(0).get("exitStatus").get("signal").asText());
         assertEquals(143, stop.get("processes").get(0).get("exitStatus").get("shellStatus").asInt());
-        assertEquals(List.of(), JsonNames.of(StopReport.class).field("processes", JsonNames.of(StopReport.StoppedProcess.class,
-                ProcessKey.class).field("exitStatus", JsonNames.of(ExitStatus.class, ExitStatus.Exited.class,
-                ExitStatus.Killed.class))).check("stop", stop));
+        assertEquals(List.of(), JsonNames.of(StopReport.class)
+                .omits(StopReport.class, "the target is the command line's", "target")
+                .field("processes", JsonNames.of(StopReport.StoppedProcess.class, ProcessKey.class)
+                        .omits(StopReport.StoppedProcess.class, FLAT_WHY, "key")
+                        .omits(ProcessKey.class, KEY_WHY, "startTimeTicks", "pidfsInode")
+                        .field("exitStatus", JsonNames.of(ExitStatus.class, ExitStatus.Exited.class,
+                                ExitStatus.Killed.class))).check("stop", stop));
 
         ProcessEvent e = new ProcessEvent(EventType.FORK, 43, OptionalLong.of(42), Optional.of(new ProcessKey(43, 101)),
                 Optional.of("worker"), Instant.EPOCH, OptionalInt.empty(), OptionalInt.empty(), false, Optional.empty(),
                 Optional.empty(), EventSource.NETLINK, false);
-        assertEquals(List.of(), JsonNames.of(ProcessEvent.class, ProcessKey.class).check("events", EventsCommand.json(e)));
+        assertEquals(List.of(), JsonNames.of(ProcessEvent.class, ProcessKey.class)
+                .omits(ProcessEvent.class, FLAT_WHY + "; whether an exit status was read is the status being null",
+                        "key", "exitStatusKnown")
+                .omits(ProcessKey.class, "the pidfd inode is an identity the tool checks, not an event's fact",
+                        "pidfsInode")
+                .check("events", EventsCommand.json(e)));
+        JsonNode fork = EventsCommand.json(e);
+        assertEquals("FORK", fork.get("type").asText());
+        assertEquals(42, fork.get("ppid").asLong());
+        assertEquals(101, fork.get("startTimeTicks").asLong());
+        assertEquals("1970-01-01T00:00:00Z", fork.get("time").asText());
+        assertTrue(fork.get("coreDumped").isNull() && fork.get("exitCode").isNull() && fork.get("cause").isNull(),
+                fork.toString());
 
         Diagnosis d = new Diagnosis(Instant.EPOCH, List.of(new Finding(Severity.WARNING, List.of(5L), "a zombie",
                 new Evidence.Zombies(1, "init", List.of(5L), List.of("defunct")), "reap it")), List.of("GPUs: none"));
@@ -215,14 +336,23 @@ class JsonFieldNamesTest {
                 0, List.of(new io.github.procscope.api.job.GpuGhost(43, "worker", 0, OptionalLong.of(1 << 20), false)),
                 Optional.of(new io.github.procscope.api.job.LostOutput(4096, t0.plusSeconds(2), "No space left on device")));
         JsonNode json = RunCommand.json(r);
-        JsonNames status = JsonNames.of(ExitStatus.class, ExitStatus.Exited.class, ExitStatus.Killed.class);
+        String waitStatus = "a job's statuses are all the kernel's wait status";
+        JsonNames status = JsonNames.of(ExitStatus.class, ExitStatus.Exited.class, ExitStatus.Killed.class)
+                .omits(ExitStatus.Exited.class, waitStatus, "source").omits(ExitStatus.Killed.class, waitStatus, "source");
         assertEquals(List.of(), JsonNames.of(io.github.procscope.api.job.JobReport.class)
                 .field("exit", JsonNames.of(io.github.procscope.api.job.JobEnding.class).with(ExitStatus.class,
                         ExitStatus.Exited.class, ExitStatus.Killed.class)
+                        .omits(io.github.procscope.api.job.JobEnding.class, FLAT_WHY, "status")
+                        .omits(ExitStatus.Exited.class, waitStatus, "source")
+                        .omits(ExitStatus.Killed.class, waitStatus, "source")
                         .field("oomKill", JsonNames.of(io.github.procscope.api.diagnose.OomKill.class)))
-                .field("stragglers", JsonNames.of(io.github.procscope.api.job.Straggler.class, ProcessKey.class))
+                .field("stragglers", JsonNames.of(io.github.procscope.api.job.Straggler.class, ProcessKey.class)
+                        .omits(io.github.procscope.api.job.Straggler.class, FLAT_WHY, "process")
+                        .omits(ProcessKey.class, KEY_WHY, "startTimeTicks", "pidfsInode"))
                 .field("forwardedSignals", JsonNames.of(io.github.procscope.api.job.ForwardedSignal.class))
                 .field("events", JsonNames.of(io.github.procscope.api.job.JobEvent.class, ProcessKey.class)
+                        .omits(io.github.procscope.api.job.JobEvent.class, FLAT_WHY, "process")
+                        .omits(ProcessKey.class, KEY_WHY, "startTimeTicks", "pidfsInode")
                         .field("status", status))
                 .field("ghosts", JsonNames.of(io.github.procscope.api.job.GpuGhost.class))
                 .field("lostOutput", JsonNames.of(io.github.procscope.api.job.LostOutput.class))
@@ -233,16 +363,39 @@ class JsonFieldNamesTest {
         assertEquals("OOM_KILLED", json.get("exit").get("cause").asText());
     }
 
+    /** @return the mismatches of field names (not the components a partial object lacks) */
+    private static List<String> misnamed(JsonNames shape, String where, JsonNode n) {
+        return shape.check(where, n).stream().filter(m -> !m.contains(": carries no ")).toList();
+    }
+
+    @Test
+    void aRecordComponentTheJsonLacksIsCaught() throws IOException {
+        JsonNode ps;
+        try (InputStream in = JsonFieldNamesTest.class.getResourceAsStream("/golden/ps.json")) {
+            ps = MAPPER.readTree(in);
+        }
+        assertEquals(List.of(), listing().check("ps", ps));
+        // A component the view stops writing (or one the API gains) is named, with what to do.
+        ((com.fasterxml.jackson.databind.node.ObjectNode) ps.get("processes").get(0)).remove("startTime");
+        assertEquals(List.of("ps.processes[0]: carries no ProcessInfo.startTime(): write it, or say why not (omits)"),
+                listing().check("ps", ps));
+        // A reason given for a component the record does not have is caught too.
+        JsonNode one = MAPPER.readTree("{\"jobId\": 1, \"step\": \"0\"}");
+        assertEquals(List.of(), JsonNames.of(SlurmJob.class).check("slurm", one));
+        assertEquals(List.of("slurm: SlurmJob has no component nodes"),
+                JsonNames.of(SlurmJob.class).omits(SlurmJob.class, "a test", "nodes").check("slurm", one));
+    }
+
     @Test
     void aFieldNamedOtherwiseThanItsAccessorIsCaught() throws IOException {
         JsonNode renamed = MAPPER.readTree("[{\"pid\": 1, \"cpuPercent\": 82.1}]");
-        assertEquals(1, process().check("ps", renamed).size(), "ProcessInfo's accessor is lifetimeCpuPercent");
+        assertEquals(1, misnamed(process(), "ps", renamed).size(), "ProcessInfo's accessor is lifetimeCpuPercent");
         JsonNode letter = MAPPER.readTree("[{\"pid\": 1, \"state\": \"S\"}]");
-        assertEquals(1, process().check("ps", letter).size(), "state holds a ProcessState constant's name");
+        assertEquals(1, misnamed(process(), "ps", letter).size(), "state holds a ProcessState constant's name");
         JsonNode seconds = MAPPER.readTree("[{\"elapsedSeconds\": 1.0, \"commSeconds\": 2.0}]");
-        assertEquals(1, process().check("ps", seconds).size(), "only a Duration accessor gives a ...Seconds field");
+        assertEquals(1, misnamed(process(), "ps", seconds).size(), "only a Duration accessor gives a ...Seconds field");
         JsonNode unshaped = MAPPER.readTree("{\"total\": {\"allocatedBytes\": 1}}");
-        assertEquals(1, JsonNames.of(DirectoryUsage.class).check("du", unshaped).size(), "a nested object needs its types");
+        assertEquals(1, misnamed(JsonNames.of(DirectoryUsage.class), "du", unshaped).size(), "a nested object needs its types");
     }
 
     private static void assertNames(String golden, JsonNames shape) throws IOException {
@@ -252,5 +405,10 @@ class JsonFieldNamesTest {
             assertTrue(n.isObject() || n.size() > 0, golden + " has something to check");
             assertEquals(List.of(), shape.check(golden, n), golden + ": fields not named as the API's accessors");
         }
+    }
+
+    /** @return the components of ProcessStat a thread row leaves out */
+    private static String[] statLeftOut() {
+        return new String[] {"argEnd", "argStart", "blockIoDelay", "childGuestTime", "childMajorFaults", "childMinorFaults", "childSwappedPages", "childSystemTime", "childUserTime", "comm", "endCode", "endData", "envEnd", "envStart", "exitCode", "exitSignal", "flags", "guestTime", "itRealValue", "kstkEip", "kstkEsp", "majorFaults", "minorFaults", "nice", "pgrp", "pid", "policyNumber", "ppid", "priority", "processor", "rssBytes", "rssLimitBytes", "rtPriority", "session", "signalBlocked", "signalCaught", "signalIgnored", "signalPending", "startBrk", "startCode", "startData", "startStack", "startTimeTicks", "swappedPages", "systemTime", "terminalProcessGroup", "threads", "ttyNr", "userTime", "vszBytes", "wchan"};
     }
 }

@@ -23,7 +23,9 @@ import java.util.function.Supplier;
  * {@code Duration x()} as {@code xSeconds}; {@code Throwable.getMessage()} as {@code message}), and a field whose
  * accessor returns an enum holds one of its constants' names. A shape ({@link #of}) names the types one JSON object
  * is made from, the few fields that are the tool's own (counts and groupings with no accessor, each listed), and
- * the shapes of its nested objects.
+ * the shapes of its nested objects. Every component of a record among the sources is a field of the object,
+ * unless the shape lists it as omitted with the reason ({@link #omits}): a component the API gains and the JSON
+ * lacks fails the check.
  */
 final class JsonNames {
     private final List<Class<?>> sources = new ArrayList<>();
@@ -31,6 +33,8 @@ final class JsonNames {
     private final Set<String> maps = new LinkedHashSet<>();
     private final Set<String> opaque = new LinkedHashSet<>();
     private final Map<String, Supplier<JsonNames>> nested = new LinkedHashMap<>();
+    /** The components of record sources the object leaves out, each with its reason. */
+    private final Map<Class<?>, Map<String, String>> carried = new LinkedHashMap<>();
 
     private JsonNames(Class<?>... sources) {
         this.sources.addAll(Arrays.asList(sources));
@@ -50,6 +54,23 @@ final class JsonNames {
     /** Fields that are the tool's own: a count or grouping no API accessor gives. */
     JsonNames tool(String... names) {
         toolFields.addAll(Arrays.asList(names));
+        return this;
+    }
+
+    /**
+     * Components of a record among the sources that the object leaves out, and why. Every other component of
+     * every record source must be a field (a {@code Duration x} as {@code xSeconds}): a component a record gains
+     * and the JSON lacks fails the check until it is written or listed here with its reason.
+     */
+    JsonNames omits(Class<?> record, String why, String... components) {
+        if (!record.isRecord() || why.isBlank()) {
+            throw new IllegalArgumentException(record + ": a record, and a reason");
+        }
+        sources.add(record);
+        Map<String, String> m = carried.computeIfAbsent(record, k -> new LinkedHashMap<>());
+        for (String c : components) {
+            m.put(c, why);
+        }
         return this;
     }
 
@@ -98,6 +119,29 @@ final class JsonNames {
         if (!node.isObject()) {
             out.add(where + ": expected an object, found " + node.getNodeType());
             return 0;
+        }
+        // A record the object's fields come from is carried whole, unless the shape says what it omits and why.
+        Map<Class<?>, Map<String, String>> records = new LinkedHashMap<>();
+        for (Class<?> c : sources) {
+            if (c.isRecord()) {
+                records.put(c, carried.getOrDefault(c, Map.of()));
+            }
+        }
+        for (Map.Entry<Class<?>, Map<String, String>> c : records.entrySet()) {
+            for (java.lang.reflect.RecordComponent rc : c.getKey().getRecordComponents()) {
+                String n = rc.getName();
+                boolean duration = isDuration(rc.getAccessor());
+                if (!c.getValue().containsKey(n) && !node.has(n) && !(duration && node.has(n + "Seconds"))) {
+                    out.add(where + ": carries no " + c.getKey().getSimpleName() + "." + n + "(): write it, or say"
+                            + " why not (omits)");
+                }
+            }
+            for (String omitted : c.getValue().keySet()) {
+                if (java.util.Arrays.stream(c.getKey().getRecordComponents()).noneMatch(rc -> rc.getName()
+                        .equals(omitted))) {
+                    out.add(where + ": " + c.getKey().getSimpleName() + " has no component " + omitted);
+                }
+            }
         }
         for (Map.Entry<String, JsonNode> e : node.properties()) {
             String name = e.getKey();

@@ -4,7 +4,7 @@ import io.github.procscope.api.ProcscopeException;
 import io.github.procscope.api.disk.DirectoryTotal;
 import io.github.procscope.api.disk.DirectoryUsage;
 import io.github.procscope.linux.sys.FsCalls;
-import io.github.procscope.linux.sys.internal.NativeFs;
+import io.github.procscope.linux.sys.NativeFs;
 
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;

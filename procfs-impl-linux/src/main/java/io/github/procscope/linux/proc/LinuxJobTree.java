@@ -330,8 +330,8 @@ public final class LinuxJobTree implements JobTree {
 
         @Override
         public OptionalInt openFds(long pid) {
-            String[] fds = new java.io.File(procfs.prefix() + pid + "/fd").list();
-            return fds == null ? OptionalInt.empty() : OptionalInt.of(fds.length);
+            int n = FdDirectory.count(Path.of(procfs.prefix() + pid));
+            return n >= 0 ? OptionalInt.of(n) : OptionalInt.empty();
         }
 
         @Override

@@ -9,7 +9,7 @@ import io.github.procscope.linux.parse.KmsgRecord;
 import io.github.procscope.linux.parse.OomReportParser;
 import io.github.procscope.linux.sys.FsCalls;
 import io.github.procscope.linux.sys.ProcBuffer;
-import io.github.procscope.linux.sys.internal.NativeFs;
+import io.github.procscope.linux.sys.NativeFs;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -23,18 +23,14 @@ import io.github.procscope.linux.sys.FsCalls;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
 import io.github.procscope.linux.sys.ReadFailures;
-import io.github.procscope.linux.sys.internal.NativeFs;
+import io.github.procscope.linux.sys.NativeFs;
 
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.DirectoryIteratorException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -90,11 +86,7 @@ public final class LinuxOpenFiles implements OpenFiles {
      * @throws ProcfsUnavailableException if the root is not a directory
      */
     public static LinuxOpenFiles at(Path root) {
-        Objects.requireNonNull(root, "root");
-        if (!Files.isDirectory(root)) {
-            throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
-                    : "it does not exist");
-        }
+        ProcRoot.requireDirectory(root, "root");
         return new LinuxOpenFiles(root, AuxvParser.detect(), OpenFlagBits.forThisMachine());
     }
 
@@ -133,8 +125,8 @@ public final class LinuxOpenFiles implements OpenFiles {
     public List<OpenFd> fds(long pid) {
         Pids.requireValid(pid);
         Path dir = root.resolve(Long.toString(pid));
-        Path fdDir = dir.resolve("fd");
-        int[] numbers = listFds(pid, dir, fdDir);
+        Path fdDir = FdDirectory.of(dir);
+        int[] numbers = FdDirectory.list(pid, dir);
         FsCalls.StatBuf st = FsCalls.get().newStat();
         ProcBuffer buf = new ProcBuffer(512);
         List<OpenFd> out = new ArrayList<>(numbers.length);
@@ -150,27 +142,6 @@ public final class LinuxOpenFiles implements OpenFiles {
             ProcessLiveness.requireRunning(pid, dir, buf, constants);
         }
         return List.copyOf(out);
-    }
-
-    private static int[] listFds(long pid, Path dir, Path fdDir) {
-        int[] fds = ReadFailures.read(pid, dir, fdDir, () -> {
-            int[] out = new int[64];
-            int n = 0;
-            try (DirectoryStream<Path> ds = Files.newDirectoryStream(fdDir)) {
-                for (Path p : ds) {
-                    int fd = parseFd(p.getFileName().toString());
-                    if (fd >= 0) {
-                        if (n == out.length) {
-                            out = Arrays.copyOf(out, n * 2);
-                        }
-                        out[n++] = fd;
-                    }
-                }
-            }
-            return Arrays.copyOf(out, n);
-        });
-        Arrays.sort(fds);
-        return fds;
     }
 
     /**
@@ -274,7 +245,7 @@ public final class LinuxOpenFiles implements OpenFiles {
 
     /** @return the descriptor number a directory entry names, or -1 if it names none */
     static int parseFd(String name) {
-        return (int) LinuxProcfs.parseDecimalName(name, Integer.MAX_VALUE);
+        return FdDirectory.parseFd(name);
     }
 
     @Override
@@ -390,63 +361,50 @@ public final class LinuxOpenFiles implements OpenFiles {
 
     private void scanProcess(long pid, FsCalls.StatBuf st, ProcBuffer buf, ScanPart part) {
         Path dir = root.resolve(Long.toString(pid));
-        Path fdDir = dir.resolve("fd");
-        String fdPrefix = fdDir + "/";
+        String fdPrefix = FdDirectory.of(dir) + "/";
         ProcessStat stat = null;
         List<DeletedFile> found = null;
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(fdDir)) {
-            for (Path p : ds) {
-                String name = p.getFileName().toString();
-                int fd = parseFd(name);
-                if (fd < 0) {
-                    continue;
-                }
-                String link = fdPrefix + name;
-                int err = st.stat(link);
-                if (ReadFailures.classify(err) == ProcBuffer.Result.DENIED) {
-                    // The list is there but its descriptors are refused (another user's, or pid 1 under a
-                    // restricting security module even for root): held deleted files would go unseen.
-                    if (!ReadFailures.processGone(dir)) {
-                        part.unreadable.add(pid);
-                    }
-                    return;
-                }
-                if (err != 0 || st.type() != NativeFs.S_IFREG || st.nlink() != 0) {
-                    continue;
-                }
-                String target;
-                try {
-                    target = Files.readSymbolicLink(p).toString();
-                } catch (IOException e) {
-                    continue; // closed meanwhile
-                }
-                if (stat == null) {
-                    stat = statOrNull(dir, buf);
-                    if (stat == null) {
-                        return; // the process is gone
-                    }
-                }
-                String path = target.endsWith(DELETED) ? target.substring(0, target.length() - DELETED.length())
-                        : target;
-                if (found == null) {
-                    found = new ArrayList<>(4);
-                }
-                found.add(new DeletedFile(new ProcessKey(pid, stat.startTimeTicks()), stat.comm(), fd, path,
-                        Math.max(0, st.size()), Math.max(0, st.allocatedBytes()), DeviceNumber.fromEncoded(st.dev()),
-                        st.ino()));
-            }
-        } catch (AccessDeniedException e) {
-            if (!ReadFailures.processGone(dir)) {
-                part.unreadable.add(pid);
-            }
-            return;
-        } catch (DirectoryIteratorException e) {
-            if (e.getCause() instanceof AccessDeniedException && !ReadFailures.processGone(dir)) {
+        FdDirectory.Listing listing = FdDirectory.scan(dir);
+        if (listing.status() != FdDirectory.Status.READ) {
+            if (listing.status() == FdDirectory.Status.DENIED && !ReadFailures.processGone(dir)) {
                 part.unreadable.add(pid);
             }
             return; // else the process exited while its descriptors were listed
-        } catch (IOException e) {
-            return; // the process exited while its descriptors were listed
+        }
+        for (int fd : listing.fds()) {
+            String link = fdPrefix + fd;
+            int err = st.stat(link);
+            if (ReadFailures.classify(err) == ProcBuffer.Result.DENIED) {
+                // The list is there but its descriptors are refused (another user's, or pid 1 under a
+                // restricting security module even for root): held deleted files would go unseen.
+                if (!ReadFailures.processGone(dir)) {
+                    part.unreadable.add(pid);
+                }
+                return;
+            }
+            if (err != 0 || st.type() != NativeFs.S_IFREG || st.nlink() != 0) {
+                continue;
+            }
+            String target;
+            try {
+                target = Files.readSymbolicLink(Path.of(link)).toString();
+            } catch (IOException e) {
+                continue; // closed meanwhile
+            }
+            if (stat == null) {
+                stat = statOrNull(dir, buf);
+                if (stat == null) {
+                    return; // the process is gone
+                }
+            }
+            String path = target.endsWith(DELETED) ? target.substring(0, target.length() - DELETED.length())
+                    : target;
+            if (found == null) {
+                found = new ArrayList<>(4);
+            }
+            found.add(new DeletedFile(new ProcessKey(pid, stat.startTimeTicks()), stat.comm(), fd, path,
+                    Math.max(0, st.size()), Math.max(0, st.allocatedBytes()), DeviceNumber.fromEncoded(st.dev()),
+                    st.ino()));
         }
         part.scanned++;
         if (found != null) {
@@ -482,37 +440,29 @@ public final class LinuxOpenFiles implements OpenFiles {
         return new HeldFilesScan(files, scanned, unreadable);
     }
 
-    /** How the descriptors of one process could be read. */
-    private enum HeldRead { READ, DENIED, GONE }
-
-    private static HeldRead scanHeld(long pid, Path dir, String prefix, List<HeldFile> into) {
-        Path fdDir = dir.resolve("fd");
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(fdDir)) {
-            for (Path p : ds) {
-                int fd = parseFd(p.getFileName().toString());
-                if (fd < 0) {
-                    continue;
-                }
-                String target;
-                try {
-                    target = Files.readSymbolicLink(p).toString();
-                } catch (AccessDeniedException e) {
-                    return HeldRead.DENIED; // listing allowed, links refused (a non-dumpable process)
-                } catch (IOException | UnsupportedOperationException e) {
-                    continue; // closed meanwhile, or not a link
-                }
-                if (target.startsWith(prefix)) {
-                    into.add(new HeldFile(pid, fd, target));
-                }
-            }
-        } catch (AccessDeniedException e) {
-            return HeldRead.DENIED;
-        } catch (IOException e) {
-            return HeldRead.GONE; // the process exited while its descriptors were listed
-        } catch (DirectoryIteratorException e) {
-            return e.getCause() instanceof AccessDeniedException ? HeldRead.DENIED : HeldRead.GONE;
+    private static FdDirectory.Status scanHeld(long pid, Path dir, String prefix, List<HeldFile> into) {
+        FdDirectory.Listing listing = FdDirectory.scan(dir);
+        if (listing.status() != FdDirectory.Status.READ) {
+            return listing.status();
         }
-        return HeldRead.READ;
+        Path fdDir = FdDirectory.of(dir);
+        for (int fd : listing.fds()) {
+            String target;
+            try {
+                target = Files.readSymbolicLink(fdDir.resolve(Integer.toString(fd))).toString();
+            } catch (IOException e) {
+                if (ReadFailures.classify(e) == ProcBuffer.Result.DENIED) {
+                    return FdDirectory.Status.DENIED; // listing allowed, links refused (a non-dumpable process)
+                }
+                continue; // closed meanwhile
+            } catch (UnsupportedOperationException e) {
+                continue; // not a link
+            }
+            if (target.startsWith(prefix)) {
+                into.add(new HeldFile(pid, fd, target));
+            }
+        }
+        return FdDirectory.Status.READ;
     }
 
     private ProcessStat statOrNull(Path dir, ProcBuffer buf) {

@@ -63,11 +63,7 @@ public final class LinuxProcessMemory implements ProcessMemory {
      * @throws ProcfsUnavailableException if the root is not a directory
      */
     public static LinuxProcessMemory at(Path root) {
-        Objects.requireNonNull(root, "root");
-        if (!Files.isDirectory(root)) {
-            throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
-                    : "it does not exist");
-        }
+        ProcRoot.requireDirectory(root, "root");
         return new LinuxProcessMemory(root, AuxvParser.detect());
     }
 

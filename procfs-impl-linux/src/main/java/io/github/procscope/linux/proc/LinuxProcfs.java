@@ -510,30 +510,8 @@ public final class LinuxProcfs implements ProcessTable {
                 }
             }
         }
-        int n = 0;
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of(prefix + pid, "fd"))) {
-            for (Path entry : ds) {
-                if (isNumber(entry.getFileName().toString())) { // a descriptor: nothing else lives there
-                    n++;
-                }
-            }
-        } catch (IOException | java.nio.file.DirectoryIteratorException | SecurityException e) {
-            return OptionalInt.empty();
-        }
-        return OptionalInt.of(n);
-    }
-
-    private static boolean isNumber(String name) {
-        if (name.isEmpty()) {
-            return false;
-        }
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c < '0' || c > '9') {
-                return false;
-            }
-        }
-        return true;
+        int n = FdDirectory.count(Path.of(prefix + pid));
+        return n >= 0 ? OptionalInt.of(n) : OptionalInt.empty();
     }
 
     @Override
@@ -802,10 +780,7 @@ public final class LinuxProcfs implements ProcessTable {
          *                                  device) or is larger than the kernel writes
          */
         public LinuxProcfs build() {
-            if (!Files.isDirectory(root)) {
-                throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
-                        : "it does not exist");
-            }
+            ProcRoot.requireDirectory(root, "root");
             ProcBuffer buf = new ProcBuffer();
             Path statFile = root.resolve("stat");
             if (buf.read(statFile) != ProcBuffer.Result.OK) {

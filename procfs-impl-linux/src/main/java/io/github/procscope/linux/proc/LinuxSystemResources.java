@@ -24,7 +24,7 @@ import io.github.procscope.linux.parse.UptimeParser;
 import io.github.procscope.linux.parse.ValueFileParser;
 import io.github.procscope.linux.sys.FsCalls;
 import io.github.procscope.linux.sys.ProcBuffer;
-import io.github.procscope.linux.sys.internal.NativeFs;
+import io.github.procscope.linux.sys.NativeFs;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -97,19 +97,12 @@ public final class LinuxSystemResources implements SystemResources {
      * @throws IllegalArgumentException   if the parallelism is not between 1 and 256
      */
     public static LinuxSystemResources at(Path procRoot, Path sysRoot, int walkParallelism) {
-        requireDirectory(Objects.requireNonNull(procRoot, "procRoot"));
-        requireDirectory(Objects.requireNonNull(sysRoot, "sysRoot"));
+        ProcRoot.requireDirectory(procRoot, "procRoot");
+        ProcRoot.requireDirectory(sysRoot, "sysRoot");
         if (walkParallelism < 1 || walkParallelism > 256) {
             throw new IllegalArgumentException("walk parallelism must be between 1 and 256: " + walkParallelism);
         }
         return new LinuxSystemResources(procRoot, sysRoot, walkParallelism);
-    }
-
-    private static void requireDirectory(Path root) {
-        if (!Files.isDirectory(root)) {
-            throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"
-                    : "it does not exist");
-        }
     }
 
     /** @return the procfs root */

@@ -9,7 +9,7 @@ import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.SendResult.Outcome;
-import io.github.procscope.linux.sys.internal.NativeAccess;
+import io.github.procscope.linux.sys.NativeAccess;
 import java.util.Objects;
 import java.util.Set;
 

@@ -13,7 +13,7 @@ import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.StopReport.Ending;
 import io.github.procscope.api.signals.StopReport.StoppedProcess;
-import io.github.procscope.linux.sys.internal.NativeAccess;
+import io.github.procscope.linux.sys.NativeAccess;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.sys.internal.NativeAccess;
+import io.github.procscope.linux.sys.NativeAccess;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;

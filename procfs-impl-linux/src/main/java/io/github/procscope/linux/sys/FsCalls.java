@@ -1,7 +1,6 @@
 package io.github.procscope.linux.sys;
 
 import io.github.procscope.api.NativeUnavailableException;
-import io.github.procscope.linux.sys.internal.NativeFs;
 
 /**
  * The file-system calls of the readers ({@code LinuxOpenFiles}, {@code DirectoryWalker},

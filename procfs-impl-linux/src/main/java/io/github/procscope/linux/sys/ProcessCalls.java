@@ -1,6 +1,5 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.linux.sys.internal.NativeAccess;
 import io.github.procscope.api.NativeUnavailableException;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;

@@ -1,5 +1,4 @@
 package io.github.procscope.linux.sys;
-import io.github.procscope.linux.sys.internal.NativeFs;
 
 /**
  * The file-system calls over a {@link NativeWall}: what {@link NativeFs} does through jnr-posix, with the

@@ -1,6 +1,5 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.linux.sys.internal.NativeFs;
 import io.github.procscope.api.ProcfsException;
 
 import java.nio.file.Path;

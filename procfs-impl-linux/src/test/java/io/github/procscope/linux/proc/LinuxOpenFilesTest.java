@@ -7,7 +7,7 @@ import io.github.procscope.api.files.AccessMode;
 import io.github.procscope.api.files.FdKind;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFlag;
-import io.github.procscope.linux.sys.internal.NativeFs;
+import io.github.procscope.linux.sys.NativeFs;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -2,7 +2,6 @@ package io.github.procscope.linux.sys;
 
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.signals.SendProbe;
-import io.github.procscope.linux.sys.internal.NativeAccess;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

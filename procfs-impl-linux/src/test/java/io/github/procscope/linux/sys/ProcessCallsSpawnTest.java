@@ -2,7 +2,6 @@ package io.github.procscope.linux.sys;
 
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.Signal;
-import io.github.procscope.linux.sys.internal.NativeAccess;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;

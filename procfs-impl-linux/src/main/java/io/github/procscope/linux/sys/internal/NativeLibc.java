@@ -16,8 +16,8 @@ import java.util.Locale;
  * The jnr side of the native wall (JDK 17 to 21; see {@code io.github.procscope.linux.sys.NativeWall} for the contract both back ends
  * keep): it loads, once per JVM and on first use, jnr-posix's
  * native POSIX binding (never its pure-Java fallback, which fakes or refuses most calls) and a jnr-ffi
- * binding of the few libc calls jnr-posix lacks. {@link NativeAccess} (processes and signals),
- * {@link NativeFs} (file systems) and {@code NativeProcFiles} (the snapshot's reads) are its only users, and
+ * binding of the few libc calls jnr-posix lacks. {@code NativeAccess} (processes and signals),
+ * {@code NativeFs} (file systems) and {@code NativeProcFiles} (the snapshot's reads) are its only users, and
  * no jnr type leaves those four classes.
  *
  * <p>A loading failure is remembered and reported on every later use as a
@@ -165,7 +165,7 @@ public final class NativeLibc {
     }
 
     /** What a successful load gives. */
-    record Loaded(POSIX posix, LibC libc, jnr.ffi.Runtime runtime) {
+    public record Loaded(POSIX posix, LibC libc, jnr.ffi.Runtime runtime) {
     }
 
     private static final class Holder {
@@ -192,7 +192,7 @@ public final class NativeLibc {
      * @return the loaded bindings
      * @throws NativeUnavailableException if they could not be loaded on this machine
      */
-    static Loaded get(String call) {
+    public static Loaded get(String call) {
         Object r = Holder.RESULT;
         if (r instanceof Loaded) {
             return (Loaded) r;

@@ -1,4 +1,6 @@
-package io.github.procscope.linux.sys.internal;
+package io.github.procscope.linux.sys;
+
+import io.github.procscope.linux.sys.internal.NativeLibc;
 
 import io.github.procscope.api.NativeUnavailableException;
 import jnr.ffi.Memory;
@@ -6,7 +8,6 @@ import jnr.ffi.Pointer;
 import jnr.ffi.annotations.Out;
 import jnr.posix.FileStat;
 import jnr.constants.platform.OpenFlags;
-import io.github.procscope.linux.sys.FsCalls;
 import jnr.posix.POSIX;
 
 /**

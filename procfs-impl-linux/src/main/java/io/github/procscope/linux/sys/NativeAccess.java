@@ -1,6 +1,7 @@
-package io.github.procscope.linux.sys.internal;
+package io.github.procscope.linux.sys;
 
-import io.github.procscope.linux.sys.ProcessCalls;
+import io.github.procscope.linux.sys.internal.NativeLibc;
+
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SignalsUnavailableException;
