@@ -8,6 +8,8 @@
  *      print "T <R> <C>"
  *   u  KILL C and wait until R has reaped it, set ns_last_pid to C - 1 and fork a newcomer B as for r: a child of
  *      this helper, outside the tree; print "B <pid>"
+ *   k PID  KILL the process PID (not this helper's child: a job's member, which its own parent reaps), wait until
+ *      it has been reaped, set ns_last_pid to PID - 1 and fork a newcomer B as for r; print "B <pid>"
  *   c  check the newcomers forked since the last c, then KILL and reap them, and KILL and reap the roots; print
  *      "hit <pid> <what>" for each newcomer that a signal reached, then "checked <hits>"
  * A newcomer (and its child) blocks every signal it can, so any signal sent to it but KILL stays pending, and KILL
@@ -294,7 +296,14 @@ int main(void) {
             }
             roots[root_count++] = r;
             printf("T %d %d\n", (int) r, (int) c);
-        } else if (line[0] == 'u') {
+        } else if (line[0] == 'u' || line[0] == 'k') {
+            if (line[0] == 'k') {
+                c = (pid_t) strtol(line + 1, NULL, 10);
+                if (c <= 1) {
+                    printf("error bad pid %s", line + 1);
+                    continue;
+                }
+            }
             kill(c, SIGKILL);
             struct timespec t0, t;
             clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -62,6 +62,26 @@ public final class Spawned implements AutoCloseable {
      *         native access ({@code --enable-native-access=ALL-UNNAMED}), as the tool's launcher and jar manifest
      *         grant it and as the README tells a consumer to, so that its output holds no JVM warning
      */
+    /**
+     * The options that keep a child JVM of a test from warning about native access: native calls granted (JDK 22+),
+     * and {@code sun.misc.Unsafe}'s memory access allowed for jffi (JDK 24+ warns once per JVM; the system property
+     * is what its flag sets, and JDKs before it ignore the property).
+     */
+    public static final List<String> NATIVE_OPTIONS = Runtime.version().feature() >= 22
+            ? List.of("--enable-native-access=ALL-UNNAMED", "-Dsun.misc.unsafe.memory.access=allow") : List.of();
+
+    /**
+     * @param command a command
+     * @return the command run with every signal at its default disposition, whatever this JVM inherited (a build run
+     *         under {@code nohup} ignores HUP, one started as a background job of a shell INT and QUIT, and a child
+     *         inherits what is ignored): coreutils' {@code env --default-signal}
+     */
+    public static List<String> withDefaultSignals(List<String> command) {
+        List<String> out = new ArrayList<>(List.of("env", "--default-signal"));
+        out.addAll(command);
+        return out;
+    }
+
     public static ProcessBuilder javaCommand(List<String> jvmOptions, Class<?> mainClass, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
@@ -69,9 +89,7 @@ public final class Spawned implements AutoCloseable {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("-Xshare:auto");
         cmd.add("-XX:TieredStopAtLevel=1");
-        if (Runtime.version().feature() >= 22) {
-            cmd.add("--enable-native-access=ALL-UNNAMED");
-        }
+        cmd.addAll(NATIVE_OPTIONS);
         cmd.addAll(jvmOptions);
         cmd.add(mainClass.getName());
         cmd.addAll(List.of(args));

@@ -34,13 +34,16 @@ public final class Unprivileged {
      * @return a builder for a JVM running {@code mainClass} as {@code nobody}, with a copy of this class path
      */
     public static ProcessBuilder java(Class<?> mainClass, String... args) {
-        List<String> cmd = new ArrayList<>(List.of("setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"));
+        // From default dispositions, whatever this JVM inherited (a build under nohup, or a background job).
+        List<String> cmd = new ArrayList<>(List.of("env", "--default-signal", "setpriv", "--reuid=nobody",
+                "--regid=nogroup", "--clear-groups"));
         cmd.add(ProcessHandle.current().info().command().orElse(System.getProperty("java.home") + "/bin/java"));
         cmd.add("-cp");
         cmd.add(worldReadableClasspath());
         cmd.add("-Xshare:auto");
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-Djava.io.tmpdir=/tmp");
+        cmd.addAll(Spawned.NATIVE_OPTIONS);
         cmd.add(mainClass.getName());
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).directory(new File("/"));

@@ -36,7 +36,7 @@ import java.util.concurrent.Callable;
                 "It runs in the foreground.",
                 "The command runs in a session of its own with this terminal's input, output and error. "
                         + "Its processes are sampled for peak memory, CPU and, where NVML can be used, GPU memory per GPU. "
-                        + "TERM, INT, HUP, USR1 and USR2 received by procscope are passed on to every process of the "
+                        + "TERM, INT, HUP and USR1 received by procscope are passed on to every process of the "
                         + "job (a signal that procscope's own parent made it ignore, as trap '' TERM or nohup do, is "
                         + "not, unless --forward-ignored: procscope says so when it starts); after the grace period, "
                         + "KILL. When the command's first process ends, every process "
@@ -80,7 +80,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--forward", paramLabel = "SIGNALS", split = ",",
             description = "The signals passed on to the job, by name or number, comma-separated, or 'none' "
-                    + "(default: TERM,INT,HUP,USR1,USR2).")
+                    + "(default: TERM,INT,HUP,USR1; USR2 is the JVM's own and "
+                    + "cannot be forwarded).")
     List<String> forward;
 
     @Option(names = "--forward-ignored", description = "Also pass on the signals of --forward that procscope's "

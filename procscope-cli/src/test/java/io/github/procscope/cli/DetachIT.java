@@ -76,8 +76,8 @@ class DetachIT {
         Path script = tmp.resolve("session.sh");
         Files.writeString(script, session.toString());
         try (Spawned spawned = new Spawned()) {
-            Process term = spawned.start(new ProcessBuilder("script", "-q", "-e", "-c", "sh " + script, "/dev/null")
-                    .redirectErrorStream(true));
+            Process term = spawned.start(new ProcessBuilder(Spawned.withDefaultSignals(List.of("script", "-q", "-e",
+                    "-c", "sh " + script, "/dev/null"))).redirectErrorStream(true));
             String leaderLine = Spawned.readLine(term, TIMEOUT).strip();
             assertTrue(leaderLine.startsWith("leader "), leaderLine);
             long leader = Long.parseLong(leaderLine.substring("leader ".length()).strip());
@@ -152,7 +152,7 @@ class DetachIT {
                     throw new AssertionError(e);
                 }
             });
-            assertTrue(Files.readString(logs.resolve(id + ".log")).startsWith("new\n"));
+            assertTrue(CliRun.withoutInheritedNotices(Files.readString(logs.resolve(id + ".log"))).startsWith("new\n"));
             for (int i = 0; i < mine.size(); i++) {
                 assertEquals("a user's file " + i + "\n", Files.readString(mine.get(i)));
             }

@@ -121,7 +121,7 @@ class HugeSmapsIT {
             long regions = 0;
             try (JsonParser p = new ObjectMapper().getFactory().createParser(json.toFile())) {
                 while (p.nextToken() != null) {
-                    if (p.currentToken() == JsonToken.FIELD_NAME && "regions".equals(p.getCurrentName())) {
+                    if (p.currentToken() == JsonToken.FIELD_NAME && "regions".equals(p.currentName())) {
                         assertEquals(JsonToken.START_ARRAY, p.nextToken());
                         while (p.nextToken() == JsonToken.START_OBJECT) {
                             regions++;

@@ -57,7 +57,8 @@ class LiveProcessCommandsIT {
 
     /** Starts a command and waits until it has replaced the forked JVM image (its comm is the program's). */
     private Process start(String comm, String... command) {
-        Process p = spawned.start(command);
+        // From default dispositions, whatever this JVM inherited (a build under nohup, or a background job).
+        Process p = spawned.start(Spawned.withDefaultSignals(List.of(command)).toArray(String[]::new));
         Spawned.await(TIMEOUT, command[0] + " execs", () -> comm(p.pid()).equals(comm));
         return p;
     }

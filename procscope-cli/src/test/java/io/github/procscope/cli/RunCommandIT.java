@@ -122,14 +122,15 @@ class RunCommandIT {
                 "sh", "-c", "( sh -c \"" + worker + "\" " + marker + " & ); sleep 0.5; exit 0");
         assertEquals(0, r.status(), r.err());
         JsonNode j = read(report);
+        // The worker ignores TERM, so KILL ended it. A child it forked may be listed too, carrying the worker's command
+        // line until it execs sleep, and end by itself within the grace period (its last signal then TERM).
         boolean listed = false;
         for (JsonNode s : j.path("stragglers")) {
-            if (s.path("cmdline").toString().contains(marker)) {
+            if (s.path("cmdline").toString().contains(marker) && s.path("endedBy").asText().equals("SIGKILL")) {
                 listed = true;
-                assertEquals("SIGKILL", s.path("endedBy").asText());
             }
         }
-        assertTrue(listed, j.toString());
+        assertTrue(listed, "the worker is listed as ended by SIGKILL: " + j);
         Procscope scope = Procscope.system();
         for (ProcessInfo p : scope.processes().snapshot().processes()) {
             List<String> cmd;
@@ -205,6 +206,7 @@ class RunCommandIT {
             args.addAll(List.of("--", "sh", "-c", job));
             List<String> cmd = new ArrayList<>(List.of("sh", "-c", "trap '' TERM; exec \"$@\"", "sh"));
             cmd.addAll(Spawned.javaCommand(List.of(), ProcscopeCli.class, args.toArray(String[]::new)).command());
+            cmd = Spawned.withDefaultSignals(cmd); // TERM alone ignored, whatever this JVM inherited
             try (Spawned spawned = new Spawned()) {
                 Process run = spawned.start(new ProcessBuilder(cmd).redirectError(err.toFile()));
                 assertEquals("ready", Spawned.readLine(run, TIMEOUT));

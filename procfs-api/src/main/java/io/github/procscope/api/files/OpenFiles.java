@@ -51,8 +51,9 @@ public interface OpenFiles {
     }
 
     /**
-     * {@return its identity, read now from {@code /proc/PID/stat}: what the {@code ProcessKey} reads check
-     * against}
+     * {@return its identity, read now, in the form {@link io.github.procscope.api.ProcessTable#key(long)}
+     * reads: on the live system's {@code /proc}, exact (with the pidfs inode of a pidfd, Linux 6.9 and later), so
+     * a key from here is safe for an action; under another root, (pid, start time) from {@code /proc/PID/stat}}
      *
      * @param pid a process id
      * @throws NoSuchProcessException   if it does not exist

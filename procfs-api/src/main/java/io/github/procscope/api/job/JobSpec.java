@@ -47,9 +47,14 @@ public record JobSpec(List<String> command, Map<String, String> environment, Dur
                       Duration sampleInterval, List<Signal> forwardedSignals, OptionalLong memoryLimitBytes,
                       boolean hangupsIgnored, boolean lineBuffered, boolean pss, Optional<Path> output,
                       boolean ignoredSignalsForwarded) {
-    /** The signals forwarded unless told otherwise: what schedulers send to preempt (TERM, INT, HUP, USR1, USR2). */
+    /**
+     * The signals forwarded unless told otherwise: what schedulers send to preempt (TERM, INT, HUP, USR1), the
+     * signals a {@link io.github.procscope.api.signals.PreemptionGuard} can take. USR2 is not among them: HotSpot
+     * suspends and resumes threads with it, so a guard refuses it ({@code JVM_OWNED}) and a supervisor in a JVM
+     * cannot receive it to pass it on.
+     */
     public static final List<Signal> DEFAULT_FORWARDED =
-            List.of(Signal.TERM, Signal.INT, Signal.HUP, Signal.USR1, Signal.USR2);
+            List.of(Signal.TERM, Signal.INT, Signal.HUP, Signal.USR1);
     /** The grace period unless told otherwise: 10 seconds, as {@code docker stop} gives. */
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(10);
     /** The sample interval unless told otherwise: 1 second. */

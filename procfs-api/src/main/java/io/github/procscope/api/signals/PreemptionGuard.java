@@ -30,6 +30,8 @@ import java.util.function.Consumer;
  * <p>A signal that cannot be handled is never dropped silently: it is listed in {@link #refused()} with its
  * {@link Reason} and a sentence saying what to do (HUP under {@code nohup}, a JVM run with {@code -Xrs}, the
  * signals the JVM uses itself, KILL and STOP, real-time signals, a signal another open guard holds).
+ * The JVM's own signals (QUIT, USR2, the fault signals) are refused, so a job's default forwarded signals
+ * ({@link io.github.procscope.api.job.JobSpec#DEFAULT_FORWARDED}: TERM, INT, HUP, USR1) hold none of them.
  *
  * <p>Listeners run on a Java thread the JVM starts for the signal, after the arrival has been recorded; keep
  * them short. A loop that never reaches its next step boundary is not left stuck: by default a second arrival

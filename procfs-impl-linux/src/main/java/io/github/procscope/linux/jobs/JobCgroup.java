@@ -1,6 +1,7 @@
 package io.github.procscope.linux.jobs;
 
 import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.linux.sys.ProcBuffer;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,7 +39,9 @@ final class JobCgroup {
             int version;
             Path hierarchy;
             String own;
-            if (Files.isRegularFile(controllers) && Files.readString(controllers).contains("memory")) {
+            // Files.exists, not isRegularFile: a FIFO or device there is refused by name, not taken for no v2.
+            if (Files.exists(controllers) && List.of(readSmall(controllers).trim().split("\\s+"))
+                    .contains("memory")) {
                 version = 2;
                 hierarchy = root;
                 own = ownPath(procfsRoot, "0::");
@@ -81,6 +84,9 @@ final class JobCgroup {
             return cg;
         } catch (IOException e) {
             throw new ProcscopeException("cannot make a memory cgroup for the job under " + root + ": " + e, e);
+        } catch (ProcscopeException e) {
+            throw new ProcscopeException("cannot make a memory cgroup for the job under " + root + ": "
+                    + e.getMessage(), e);
         }
     }
 
@@ -102,8 +108,8 @@ final class JobCgroup {
         String own;
         try {
             own = ownPath(procfsRoot, "0::");
-        } catch (IOException e) {
-            own = null;
+        } catch (ProcscopeException e) {
+            own = null; // not readable as a small regular file: the job's cgroup goes at the hierarchy's root
         }
         String name = "procscope-job-" + ProcessHandle.current().pid() + "-" + System.nanoTime();
         List<String> parents = own != null && !own.equals("/") && own.startsWith("/") && !own.contains("..")
@@ -134,8 +140,27 @@ final class JobCgroup {
         return version == 2 && JobSentinel.canKill(dir);
     }
 
-    private static String ownPath(Path procfsRoot, String controller) throws IOException {
-        List<String> lines = Files.readAllLines(procfsRoot.resolve("self/cgroup"), StandardCharsets.UTF_8);
+    /** The most bytes read of a cgroup or {@code /proc/self/cgroup} file here, each a few lines. */
+    static final int FILE_LIMIT = 64 << 10;
+
+    /**
+     * Reads a small kernel file with the bounds of every kernel file read: only a regular file (a FIFO or a device
+     * in its place is refused before it is opened, so it cannot block), and at most {@link #FILE_LIMIT} bytes.
+     *
+     * @return its text; empty if it is not there or cannot be read
+     * @throws ProcscopeException naming the file, if it is not a regular file or is too large
+     */
+    static String readSmall(Path file) {
+        ProcBuffer buf = new ProcBuffer();
+        if (buf.read(file, FILE_LIMIT) != ProcBuffer.Result.OK) {
+            return "";
+        }
+        return new String(buf.bytes(), 0, buf.length(), StandardCharsets.UTF_8);
+    }
+
+    /** @throws ProcscopeException if {@code self/cgroup} is not a small regular file */
+    private static String ownPath(Path procfsRoot, String controller) {
+        List<String> lines = readSmall(procfsRoot.resolve("self/cgroup")).lines().toList();
         for (String l : lines) {
             if (controller.equals("0::") && l.startsWith("0::")) {
                 return l.substring(3);
@@ -162,13 +187,13 @@ final class JobCgroup {
     OptionalLong oomKills() {
         Path f = dir.resolve(version == 2 ? "memory.events" : "memory.oom_control");
         try {
-            for (String l : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+            for (String l : readSmall(f).lines().toList()) {
                 if (l.startsWith("oom_kill ")) {
                     return OptionalLong.of(Long.parseLong(l.substring(9).trim()));
                 }
             }
-        } catch (IOException | NumberFormatException e) {
-            // not counted here
+        } catch (ProcscopeException | NumberFormatException e) {
+            // not counted here: not a small regular file, or not a number
         }
         return OptionalLong.empty();
     }

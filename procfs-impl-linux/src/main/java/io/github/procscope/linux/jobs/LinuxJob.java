@@ -46,6 +46,14 @@ import java.util.concurrent.TimeoutException;
  * {@value #TICK_MS} ms), samples the job's processes every sample interval (reaping the members that were
  * adopted by this JVM and have ended), kills the job when a forwarded signal's grace period has passed,
  * then ends the stragglers and completes the report.
+ *
+ * <p><b>Identity.</b> A member is admitted through a pidfd: opened on the pid a sample listed, the process read again
+ * and checked to be a member (a parent that is a member still running, or the job's session or group while no other
+ * process can hold its id), then the pidfd seen not to have exited. The pidfd is held until the member is seen to
+ * have ended, and every signal the job sends a member (forwarded, or ending a straggler) goes through it: a process
+ * that took a member's pid, within the same clock tick or not, is never signalled, nor listed as a member. The
+ * job's process group is signalled as a group only until the leader is reaped (until then no other group can have
+ * its id).
  */
 final class LinuxJob implements Job {
     private static final long TICK_MS = 20;
@@ -81,6 +89,17 @@ final class LinuxJob implements Job {
     private long peakProcessRss;
     private long peakPss = -1;
     private int peakThreads;
+    /**
+     * The identity of every member admitted, by the (pid, start tick) that listings name it with: a pidfd opened on
+     * its pid before its {@code /proc} entry was read again and checked, held until it is seen to have ended, so
+     * every signal the job sends a member goes through that pidfd and reaches that process or none. Guarded by
+     * {@code this}.
+     */
+    private final Map<ProcessKey, Held> held = new HashMap<>();
+    /** The member admitted last with each pid. Guarded by {@code this}. */
+    private final Map<Long, Held> heldByPid = new HashMap<>();
+    /** Whether the leader has been reaped: its pid, and the group and session ids it made, may then be reused. */
+    private boolean leaderReaped;
     /** Members alive (not zombies) at the last sample. Guarded by {@code this}. */
     private Set<ProcessKey> aliveBefore = Set.of();
     private final List<JobEvent> events = new ArrayList<>();
@@ -113,6 +132,13 @@ final class LinuxJob implements Job {
 
     /** Passes on the signals that the forwarding handlers take, and starts the supervising thread. */
     void begin() {
+        synchronized (this) {
+            // Our child, not yet reaped: its pid is its own until the supervising thread reaps it.
+            int fd = nat.pidfdPossible() ? nat.pidfdOpen(leader.pid()) : -1;
+            Held h = new Held(leader, Math.max(fd, -1));
+            held.put(leader.withoutInode(), h);
+            heldByPid.put(leader.pid(), h);
+        }
         forwarding.attach(this);
         Thread t = new Thread(this::supervise, "procscope-job-" + leader.pid());
         t.setDaemon(true);
@@ -186,22 +212,44 @@ final class LinuxJob implements Job {
         }
     }
 
-    /** Sends to the job's process group, then to each member seen outside it. @return how many got it */
+    /**
+     * Sends to the job's process group while the leader is not reaped (no other group can have its id then), and to
+     * each member outside it (every member once the leader is reaped), through the member's own pidfd.
+     *
+     * @return how many got it
+     */
     private int sendToAll(Signal signal) {
         List<ProcessInfo> now = sample();
         int delivered = 0;
-        boolean groupSent = signals.sendToGroup(leader.pid(), signal).delivered();
+        boolean groupSent = !leaderReaped && signals.sendToGroup(leader.pid(), signal).delivered();
         for (ProcessInfo p : now) {
             if (p.state() == ProcessState.ZOMBIE) {
                 continue;
             }
             if (groupSent && p.pgid() == leader.pid()) {
                 delivered++;
-            } else if (signals.send(p.key(), signal).delivered()) {
+            } else if (send(p, signal)) {
                 delivered++;
             }
         }
         return delivered;
+    }
+
+    /**
+     * Sends a signal to a member through the pidfd held since its admission (a process that took its pid is never
+     * reached); where no pidfd could be had, through {@link Signals#send}, which checks the start time first.
+     *
+     * @return whether it was delivered
+     */
+    private synchronized boolean send(ProcessInfo member, Signal signal) {
+        Held h = held.get(member.key());
+        if (h == null || h.ended) {
+            return false;
+        }
+        if (h.fd >= 0) {
+            return nat.pidfdSendSignal(h.fd, signal) == 0;
+        }
+        return signals.send(h.key, signal).delivered();
     }
 
     private void supervise() {
@@ -219,6 +267,7 @@ final class LinuxJob implements Job {
                 ended = true;
             }
             forwarding.close();
+            releaseIdentities();
             sentinel.ifPresent(JobSentinel::done);
             cgroup.ifPresent(JobCgroup::remove);
             killGroup.filter(k -> cgroup.isEmpty() || k != cgroup.get()).ifPresent(JobCgroup::remove);
@@ -245,6 +294,11 @@ final class LinuxJob implements Job {
                 status = LinuxJobSupervisor.reapLeader(nat, leader.pid()).orElseThrow(() -> new IllegalStateException(
                         "the job's first process " + leader.pid() + " had ended but could not be reaped"));
                 synchronized (this) {
+                    leaderReaped = true;
+                    Held h = heldByPid.get(leader.pid());
+                    if (h != null && h.key.equals(leader)) {
+                        h.end(nat);
+                    }
                     ProcessInfo last = null;
                     for (ProcessInfo p : seen.values()) {
                         if (p.pid() == leader.pid()) {
@@ -296,7 +350,7 @@ final class LinuxJob implements Job {
     private synchronized List<ProcessInfo> sample() {
         List<ProcessInfo> members;
         try {
-            members = sampler.members(leader.pid(), seen.keySet());
+            members = admitted(sampler.members(leader.pid(), seen.keySet()));
         } catch (ProcscopeException e) {
             return List.of();
         }
@@ -308,9 +362,6 @@ final class LinuxJob implements Job {
         boolean anyPss = false;
         int threads = 0;
         for (ProcessInfo p : members) {
-            if (p.pid() == selfPid || p.startTimeTicks() < leader.startTimeTicks()) {
-                continue; // the pid was reused by a process older than the job: not a member
-            }
             out.add(p);
             if (seen.put(p.key(), p) == null) {
                 event(JobEvent.Kind.STARTED, p.key(), p, takenAt, Optional.empty());
@@ -351,6 +402,201 @@ final class LinuxJob implements Job {
         }
         gpus.ifPresent(g -> sampleGpus(g, out));
         return out;
+    }
+
+    /**
+     * The members among a sampler's listing. A listing names a process by (pid, start tick) only, which a process
+     * that took a member's pid within the same clock tick shares. So a process listed under a member's key is that
+     * member only while the member's pidfd has not exited (or it is the member's zombie); a process listed for the
+     * first time is admitted through a pidfd ({@link #admit}).
+     */
+    private List<ProcessInfo> admitted(List<ProcessInfo> listed) {
+        List<ProcessInfo> out = new ArrayList<>();
+        List<ProcessInfo> fresh = new ArrayList<>();
+        for (ProcessInfo p : listed) {
+            if (p.pid() == selfPid || p.startTimeTicks() < leader.startTimeTicks()) {
+                continue; // the pid was reused by a process older than the job: not a member
+            }
+            Held h = held.get(p.key());
+            if (h == null) {
+                fresh.add(p);
+            } else if (h.isStill(p, nat)) {
+                out.add(p);
+            }
+        }
+        if (!fresh.isEmpty()) {
+            out.addAll(admit(fresh));
+        }
+        return out;
+    }
+
+    /**
+     * Admits the processes listed for the first time that are members: for each, a pidfd is opened on its pid, its
+     * {@code /proc} entry read again, what makes it a member checked on that reading (the leader before it is
+     * reaped; a parent that is a member whose pidfd has not exited; or the job's session or group, while no other
+     * process can hold its id), and last its pidfd seen not to have exited, so that the reading was the pidfd's
+     * process's. Parents are admitted before their children, whatever the listing's order.
+     *
+     * @return the listings of those admitted
+     */
+    private List<ProcessInfo> admit(List<ProcessInfo> fresh) {
+        List<ProcessInfo> listings = new ArrayList<>();
+        List<ProcessInfo> readings = new ArrayList<>();
+        List<Integer> fds = new ArrayList<>();
+        boolean pidfds = nat.pidfdPossible();
+        for (ProcessInfo p : fresh) {
+            int fd = pidfds ? nat.pidfdOpen(p.pid()) : -1;
+            if (fd == -ESRCH) {
+                continue; // gone
+            }
+            ProcessInfo now;
+            try {
+                now = table.process(p.pid(), Set.of());
+            } catch (ProcscopeException e) {
+                closeIfOpen(fd);
+                continue;
+            }
+            if (now.startTimeTicks() != p.startTimeTicks()) {
+                closeIfOpen(fd);
+                continue; // another process holds the pid now: the next sample sees it for what it is
+            }
+            listings.add(p);
+            readings.add(now);
+            fds.add(Math.max(fd, -1));
+        }
+        List<ProcessInfo> out = new ArrayList<>();
+        boolean grew = true;
+        while (grew) {
+            grew = false;
+            for (int i = 0; i < readings.size(); i++) {
+                ProcessInfo now = readings.get(i);
+                if (now == null || !belongs(now)) {
+                    continue;
+                }
+                readings.set(i, null);
+                int fd = fds.get(i);
+                boolean ended = fd >= 0 && nat.pidfdExited(fd);
+                if (ended && now.state() != ProcessState.ZOMBIE && now.state() != ProcessState.DEAD) {
+                    nat.close(fd);
+                    continue; // the reading was of a process that took the pid since the pidfd was opened
+                }
+                java.util.OptionalLong ino = fd >= 0 ? nat.pidfdInode(fd) : java.util.OptionalLong.empty();
+                Held h = new Held(ino.isPresent() ? new ProcessKey(now.pid(), now.startTimeTicks(), ino) : now.key(),
+                        fd);
+                if (ended) {
+                    h.end(nat);
+                }
+                held.put(now.key(), h);
+                heldByPid.put(now.pid(), h);
+                out.add(listings.get(i));
+                grew = true;
+            }
+        }
+        for (int i = 0; i < readings.size(); i++) {
+            if (readings.get(i) != null) {
+                closeIfOpen(fds.get(i));
+            }
+        }
+        return out;
+    }
+
+    /** @return whether a process, as read after a pidfd was opened on it, is a member by the job's rule */
+    private boolean belongs(ProcessInfo now) {
+        if (now.pid() == leader.pid()) {
+            return !leaderReaped && (leader.startTimeTicks() == 0 || now.startTimeTicks() == leader.startTimeTicks());
+        }
+        if (now.isKernelThread() || now.pid() == 1) {
+            return false;
+        }
+        Held parent = heldByPid.get(now.ppid());
+        if (parent != null && parent.running(nat)) {
+            return true;
+        }
+        return (now.sid() == leader.pid() || now.pgid() == leader.pid()) && jobsIdsStillTheJobs();
+    }
+
+    /**
+     * @return whether a session or group whose id is the leader's pid is the job's: before the leader is reaped no
+     *         other process can make one; after, while no process holds that pid (the kernel gives the pid of a
+     *         session or group that still has members to no new process)
+     */
+    private boolean jobsIdsStillTheJobs() {
+        if (!leaderReaped) {
+            return true;
+        }
+        if (nat.pidfdPossible()) {
+            int fd = nat.pidfdOpen(leader.pid());
+            if (fd == -ESRCH) {
+                return true;
+            }
+            closeIfOpen(fd);
+            return false;
+        }
+        try {
+            table.process(leader.pid(), Set.of());
+            return false;
+        } catch (ProcscopeException e) {
+            return true;
+        }
+    }
+
+    private void closeIfOpen(int fd) {
+        if (fd >= 0) {
+            nat.close(fd);
+        }
+    }
+
+    /** Closes the pidfds still held: called once the job has ended. */
+    private synchronized void releaseIdentities() {
+        for (Held h : held.values()) {
+            h.end(nat);
+        }
+    }
+
+    /** {@code ESRCH} of {@code errno.h}: no such process. */
+    private static final int ESRCH = 3;
+
+    /** One member's identity, from its admission on. */
+    private static final class Held {
+        /** Its key, with the pidfs inode of its pidfd where the kernel has one. */
+        final ProcessKey key;
+        /** Its pidfd, or -1 where none could be had (the start time is then all that tells it apart). */
+        int fd;
+        /** Whether it has been seen to have ended (its pidfd is then closed). */
+        boolean ended;
+
+        Held(ProcessKey key, int fd) {
+            this.key = key;
+            this.fd = fd;
+        }
+
+        /** @return whether it has not ended, as its pidfd tells (without one: as far as can be known, yes) */
+        boolean running(ProcessCalls nat) {
+            if (ended) {
+                return false;
+            }
+            if (fd >= 0 && nat.pidfdExited(fd)) {
+                end(nat);
+                return false;
+            }
+            return true;
+        }
+
+        /**
+         * @param listed a process listed under this member's (pid, start tick), read before this call
+         * @return whether it is this member: it had not ended after the listing was read, or it is its zombie
+         */
+        boolean isStill(ProcessInfo listed, ProcessCalls nat) {
+            return running(nat) || listed.state() == ProcessState.ZOMBIE || listed.state() == ProcessState.DEAD;
+        }
+
+        void end(ProcessCalls nat) {
+            ended = true;
+            if (fd >= 0) {
+                nat.close(fd);
+                fd = -1;
+            }
+        }
     }
 
     /** Exit events already recorded, so that a zombie seen in several samples is one event. */
@@ -480,7 +726,7 @@ final class LinuxJob implements Job {
                     cmdlines.put(k, readCmdline(p.pid()));
                 }
                 endedBy.put(k, want);
-                signals.send(k, want);
+                send(p, want);
             }
             Thread.sleep(TICK_MS);
         }

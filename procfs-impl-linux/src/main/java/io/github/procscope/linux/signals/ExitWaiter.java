@@ -29,15 +29,15 @@ final class ExitWaiter implements AutoCloseable {
     }
 
     private final ProcessCalls nat;
-    private final LinuxSignals signals;
+    private final Identity identity;
     private final long pollInitialNanos;
     private final long pollMaxNanos;
     private long backoffNanos;
     private final List<Watch> opened = new ArrayList<>();
 
-    ExitWaiter(ProcessCalls nat, LinuxSignals signals, long pollInitialNanos, long pollMaxNanos) {
+    ExitWaiter(ProcessCalls nat, Identity identity, long pollInitialNanos, long pollMaxNanos) {
         this.nat = nat;
-        this.signals = signals;
+        this.identity = identity;
         this.pollInitialNanos = pollInitialNanos;
         this.pollMaxNanos = pollMaxNanos;
         this.backoffNanos = pollInitialNanos;
@@ -139,7 +139,7 @@ final class ExitWaiter implements AutoCloseable {
     /** @return whether the process still runs; a process hidden from this user counts as running */
     boolean alive(ProcessKey key) {
         try {
-            return signals.isAlive(key);
+            return identity.isAlive(key);
         } catch (ProcessAccessDeniedException e) {
             return true; // hidden but present (hidepid): its end cannot be seen this way
         }

@@ -128,7 +128,8 @@ final class GracefulStop {
     /** The command name of a target that was gone before the stop could read it. */
     static final String UNKNOWN_COMM = "?";
 
-    private final LinuxSignals signals;
+    private final Identity identity;
+    private final Sender sender;
     private final ProcessCalls nat;
     private final Membership membership;
     private final StopOptions options;
@@ -148,9 +149,10 @@ final class GracefulStop {
      * @param what the target in words: {@code "process"} or {@code "tree of"}, followed by the target's pid (and
      *             its command name when it was found running); for a group, the whole description
      */
-    GracefulStop(LinuxSignals signals, ProcessCalls nat, Membership membership, StopOptions options,
+    GracefulStop(Identity identity, Sender sender, ProcessCalls nat, Membership membership, StopOptions options,
                  String what, Process jdkChild, boolean usePidfd) {
-        this.signals = signals;
+        this.identity = identity;
+        this.sender = sender;
         this.nat = nat;
         this.membership = membership;
         this.options = options;
@@ -171,7 +173,7 @@ final class GracefulStop {
         long maxScanInterval = options.pollMax().toNanos();
         long nextScan = start;
         boolean scanned = false;
-        try (ExitWaiter waiter = new ExitWaiter(nat, signals, options.pollInitial().toNanos(),
+        try (ExitWaiter waiter = new ExitWaiter(nat, identity, options.pollInitial().toNanos(),
                 maxScanInterval)) {
             while (true) {
                 if (Thread.interrupted()) {
@@ -426,7 +428,7 @@ final class GracefulStop {
                 return null; // another process holds the pid now: the next scan sees it for what it is
             }
             OptionalLong ino = nat.pidfdInode(fd);
-            if (isTarget && signals.uncheckable(fd, target)) {
+            if (isTarget && identity.uncheckable(fd, target)) {
                 // Left alone: no check here could tell it from a newcomer of the same tick.
                 return admitted(target, UNKNOWN_COMM, now, Ending.NOT_PERMITTED, start);
             }
@@ -511,7 +513,7 @@ final class GracefulStop {
     }
 
     private io.github.procscope.api.ProcessTable table() {
-        return signals.table();
+        return identity.table();
     }
 
     /** @return the process holding the pid now, or null if there is none (or it cannot be read) */
@@ -562,7 +564,7 @@ final class GracefulStop {
                 return !nat.pidfdExited(m.watch.fd);
             }
             try {
-                return signals.isAlive(m.key);
+                return identity.isAlive(m.key);
             } catch (ProcessAccessDeniedException e) {
                 return true;
             }
@@ -604,9 +606,9 @@ final class GracefulStop {
      */
     private SendResult send(Member m, Signal signal) {
         if (m.watch != null && m.watch.fd >= 0) {
-            return signals.sendThrough(m.watch.fd, m.key, signal);
+            return sender.sendThrough(m.watch.fd, m.key, signal);
         }
-        return signals.sendChecked(m.key, signal);
+        return sender.sendChecked(m.key, signal);
     }
 
     /** @return whether the member is still to be waited for */

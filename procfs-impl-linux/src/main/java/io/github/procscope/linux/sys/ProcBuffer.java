@@ -86,6 +86,20 @@ public final class ProcBuffer {
     }
 
     /**
+     * Reads the whole file, refusing one that is not a regular file or is larger than {@code limit} bytes, as
+     * {@link #read(String, int)}: for a small kernel file whose name {@link #limitFor} does not know (a cgroup's).
+     *
+     * @param file  the file
+     * @param limit the most bytes the kernel can produce for it
+     * @return the outcome
+     * @throws ProcfsException for an I/O error other than the normal outcomes, a file that is not a regular file,
+     *                         or one over {@code limit} bytes
+     */
+    public Result read(Path file, int limit) {
+        return read(file.toString(), limit);
+    }
+
+    /**
      * Reads the whole file, named by a string so that a caller reading thousands of files builds no
      * {@link Path} for each; one is made only to explain a failure.
      *

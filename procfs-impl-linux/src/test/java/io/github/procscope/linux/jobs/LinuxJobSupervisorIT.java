@@ -4,6 +4,7 @@ import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.Procscope;
+import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.job.Job;
 import io.github.procscope.api.job.JobEnding;
@@ -44,6 +45,25 @@ class LinuxJobSupervisorIT {
         assertTrue(r.stragglers().isEmpty(), r.stragglers().toString());
         assertTrue(r.processesStarted() >= 1);
         assertFalse(r.endTime().isBefore(r.startTime()));
+    }
+
+    /**
+     * The default forwarded signals are what a preemption guard can take: with them, nothing is refused as the JVM's
+     * own (USR2 was, on every job); only a signal this JVM inherited as ignored (HUP under nohup) may be.
+     */
+    @Test
+    void theDefaultForwardedSignalsAreAllOnesAGuardCanTake() throws Exception {
+        assertEquals(List.of(Signal.TERM, Signal.INT, Signal.HUP, Signal.USR1), JobSpec.DEFAULT_FORWARDED);
+        Job job = scope.jobs().start(JobSpec.of("true"));
+        List<PreemptionGuard.Refusal> refused = job.notForwarded();
+        assertEquals(0, job.await(WAIT).orElseThrow().exit().status().shellStatus());
+        for (PreemptionGuard.Refusal r : refused) {
+            assertEquals(PreemptionGuard.Reason.INHERITED_IGNORED, r.reason(), refused.toString());
+        }
+        try (PreemptionGuard guard = PreemptionGuard.builder().signals(JobSpec.DEFAULT_FORWARDED).install()) {
+            assertTrue(guard.refused().stream().noneMatch(r -> r.reason() == PreemptionGuard.Reason.JVM_OWNED),
+                    guard.refused().toString());
+        }
     }
 
     @Test

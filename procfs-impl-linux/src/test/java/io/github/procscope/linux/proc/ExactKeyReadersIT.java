@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -55,6 +56,22 @@ class ExactKeyReadersIT {
         assertEquals(listed, proc.plainKey(key.pid()), "plainKey reads the listing's form");
         assertEquals("sleep", proc.status(key).name(), "a read with the exact key passes its check");
         assertEquals(java.util.List.of("sleep", "1000"), proc.cmdline(key));
+    }
+
+    /** The front door's memory and open-file views hand out the exact key too: a key from them is safe to act on. */
+    @Test
+    void theMemoryAndOpenFileViewsReadTheExactKey() {
+        ProcessKey key = exactKeyOfASleep();
+        Procscope scope = Procscope.system();
+        assertEquals(key, scope.memory().key(key.pid()));
+        assertEquals(key, scope.openFiles().key(key.pid()));
+        assertFalse(scope.openFiles().fds(key).isEmpty(), "a read with the exact key passes its check");
+        assertFalse(scope.memory().maps(key).regions().isEmpty());
+        ProcessKey other = new ProcessKey(key.pid(), key.startTimeTicks(),
+                java.util.OptionalLong.of(key.pidfsInode().getAsLong() + 1));
+        assertThrows(io.github.procscope.api.NoSuchProcessException.class, () -> scope.openFiles().fds(other),
+                "a key whose inode is not the process's (a same-tick newcomer's) is refused");
+        assertThrows(io.github.procscope.api.NoSuchProcessException.class, () -> scope.memory().maps(other));
     }
 
     @Test

@@ -82,8 +82,10 @@ class LinuxDispositionsIT {
     void aNohupSleepIgnoresHangupAndAPlainOneDoesNot() {
         LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
         LinuxSignals signals = LinuxSignals.using(proc);
-        Process nohup = spawned.start("nohup", "sleep", "1000");
-        Process plain = spawned.start("sleep", "1000");
+        // Both from default dispositions, whatever the build inherited (nohup, a background job's INT and QUIT).
+        Process nohup = spawned.start(Spawned.withDefaultSignals(List.of("nohup", "sleep", "1000"))
+                .toArray(String[]::new));
+        Process plain = spawned.start(Spawned.withDefaultSignals(List.of("sleep", "1000")).toArray(String[]::new));
         for (Process p : List.of(nohup, plain)) {
             Spawned.await(TIMEOUT, "sleep to exec", () -> proc.find(p.pid()).map(i -> i.comm().equals("sleep"))
                     .orElse(false));

@@ -86,6 +86,7 @@ class PreemptionGuardChildIT {
         List<String> cmd = new ArrayList<>();
         cmd.add("nohup");
         cmd.addAll(Spawned.javaCommand(List.of(), GuardedMain.class, "TERM,USR1,HUP,INT").command());
+        cmd = Spawned.withDefaultSignals(cmd); // nohup's HUP alone ignored, whatever the build inherited
         Process p = spawned.start(new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD));
         List<String> lines = untilReady(p);
 

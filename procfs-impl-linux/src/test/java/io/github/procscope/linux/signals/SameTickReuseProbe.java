@@ -8,6 +8,11 @@ import io.github.procscope.api.ProcessStatus;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.Procscope;
 import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.job.ForwardedSignal;
+import io.github.procscope.api.job.Job;
+import io.github.procscope.api.job.JobEvent;
+import io.github.procscope.api.job.JobReport;
+import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.signals.SendResult;
@@ -24,6 +29,8 @@ import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -44,6 +51,13 @@ import java.util.Set;
  *       signal sender whose process table, right after the stop's first scan, has the child killed and reaped and
  *       a newcomer (not in the tree) put on the child's pid (no grace period). The scan saw the child; the newcomer
  *       must get nothing, and the report must list the root (ended by TERM or KILL) and nothing else.</li>
+ *   <li>{@code job}: a job ({@code JobSupervisor.start}) whose shell forks a member when told to; the job forwards
+ *       WINCH (ignored by all), and so samples its processes and sees the member; the member is killed, reaped by
+ *       the shell (which then becomes the job's last process) and a newcomer (not in the job) put on its pid, all
+ *       mostly within the member's clock tick. Then {@code Job.forward(TERM)}: the job ends, and its supervisor ends
+ *       the stragglers. The newcomer must get nothing, TERM must reach the leader alone, and the report must name the
+ *       newcomer nowhere (no straggler, no event). A trial counts as reused only if the report shows that the job
+ *       saw the member. It runs a fifth of the trials of the other modes (a job costs more).</li>
  * </ul>
  * For each mode it prints {@code mode M trials N reused R sameTicks S delivered D wrongReports W newcomerHits H
  * exactKeys E millis T}: R trials put the newcomer on the pid, S of them within the same tick, D actions reported
@@ -82,6 +96,8 @@ public final class SameTickReuseProbe {
     private int wrong;
     private int hits;
     private boolean exact = true;
+    /** The FIFO through which a job's shell is told to fork its member. */
+    private Path fifo;
 
     private void run(String mode, int trials, Procscope scope) throws IOException {
         reused = 0;
@@ -94,7 +110,11 @@ public final class SameTickReuseProbe {
         Signals signals = scope.signals();
         long start = System.nanoTime();
         for (int i = 0; i < trials; i++) {
-            if (mode.equals("member")) {
+            if (mode.equals("job")) {
+                if (i % 5 == 0) {
+                    job(scope);
+                }
+            } else if (mode.equals("member")) {
                 member(table);
             } else {
                 oldKey(mode, table, signals);
@@ -104,7 +124,7 @@ public final class SameTickReuseProbe {
             }
         }
         long millis = (System.nanoTime() - start) / 1_000_000;
-        System.out.println("mode " + mode + " trials " + trials + " reused " + reused + " sameTicks " + sameTicks
+        System.out.println("mode " + mode + " trials " + (mode.equals("job") ? (trials + 4) / 5 : trials) + " reused " + reused + " sameTicks " + sameTicks
                 + " delivered " + delivered + " wrongReports " + wrong + " newcomerHits " + hits + " exactKeys "
                 + exact + " millis " + millis);
         System.out.flush();
@@ -145,6 +165,77 @@ public final class SameTickReuseProbe {
                 }
             }
             default -> throw new IllegalArgumentException("unknown mode " + mode);
+        }
+    }
+
+    /** One trial of job: a job's member replaced by a newcomer before the job forwards TERM and ends its stragglers. */
+    private void job(Procscope scope) throws IOException {
+        if (fifo == null) {
+            Path dir = Files.createTempDirectory("same-tick-job");
+            fifo = dir.resolve("go");
+            try {
+                if (new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor() != 0) {
+                    throw new IllegalStateException("mkfifo " + fifo + " failed");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        // The shell forks its member when told to through the FIFO, so that the member can be seen by the job,
+        // killed and replaced all within the clock tick it started in.
+        Job job = scope.jobs().start(JobSpec.of("sh", "-c", "read x < \"$0\"; sleep 1000 & wait; exec sleep 1000",
+                        fifo.toString()).withForwardedSignals(List.of()).withSampleInterval(Duration.ofSeconds(10))
+                .withGrace(Duration.ofSeconds(5)));
+        long leader = job.leader().pid();
+        ProcessTable table = scope.processes();
+        try (Writer go = Files.newBufferedWriter(fifo)) {
+            go.write("go\n");
+        }
+        ProcessInfo found = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (found == null) {
+            for (ProcessInfo p : table.snapshot().processes()) {
+                if (p.ppid() == leader) {
+                    found = p;
+                }
+            }
+            if (System.nanoTime() - deadline > 0) {
+                throw new IllegalStateException("the job's member did not start: " + job);
+            }
+        }
+        ProcessInfo member = found;
+        job.forward(Signal.WINCH); // ignored by all; the job samples its processes, and so sees the member
+        long newcomer = pidOf(ask("k " + member.pid()), "B");
+        boolean sameTick = newcomer == member.pid() && table.find(newcomer)
+                .map(p -> p.startTimeTicks() == member.startTimeTicks()).orElse(false);
+        job.forward(Signal.TERM);
+        JobReport r;
+        try {
+            r = job.await(Duration.ofSeconds(60)).orElseThrow(() -> new IllegalStateException("the job did not end"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        long memberPid = member.pid();
+        boolean seen = r.events().stream().anyMatch(e -> e.kind() == JobEvent.Kind.STARTED
+                && e.process().pid() == memberPid && e.process().startTimeTicks() == member.startTimeTicks());
+        if (newcomer == memberPid && seen) {
+            reused++;
+            if (sameTick) {
+                sameTicks++;
+            }
+        }
+        exact &= job.leader().pidfsInode().isPresent();
+        boolean named = r.stragglers().stream().anyMatch(s -> s.process().pid() == newcomer
+                || s.comm().equals("newcomer")) || r.events().stream().anyMatch(e -> e.comm().equals("newcomer"));
+        if (named) {
+            delivered++;
+        }
+        List<ForwardedSignal> fwd = r.forwardedSignals();
+        if (named || fwd.size() != 2 || fwd.get(1).signal() != Signal.TERM || fwd.get(1).processes() != 1) {
+            wrong("job", "member " + member.key() + ", newcomer " + newcomer + ": forwarded " + fwd
+                    + ", stragglers " + r.stragglers() + ", events " + r.events());
         }
     }
 

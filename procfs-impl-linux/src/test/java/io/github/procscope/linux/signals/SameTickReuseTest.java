@@ -27,12 +27,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * back end: 1,000 trials each of {@code send}, {@code stop} and {@code stopTree} with a key read by
  * {@code ProcessTable.key(pid)} of an old process whose pid a newcomer took, 1,000 more {@code stopTree} where that
  * newcomer has a child, and 1,000 tree stops whose child is replaced by a newcomer between the stop's first scan and
- * its signals. No signal may reach a newcomer, and a report lists the old process as gone and nothing else. The FFM
+ * its signals, and 200 jobs whose member is replaced by a newcomer before the job forwards TERM and ends its
+ * stragglers. No signal may reach a newcomer, and a report lists the old process as gone and nothing else. The FFM
  * back end needs JDK 22 or later ({@code -Djvm=...}). The two back ends' 10,000 trials take about 25 s.
  */
 class SameTickReuseTest {
     private static final int TRIALS = 1000;
-    private static final String MODES = "send,stop,tree,newtree,member";
+    private static final String MODES = "send,stop,tree,newtree,member,job";
+    /** The job mode runs a fifth of the trials: a job costs more than a stop. */
+    private static final int JOB_TRIALS = TRIALS / 5;
     private static final Map<String, Map<String, Result>> RUNS = new ConcurrentHashMap<>();
     private static final Spawned SPAWNED = new Spawned();
 
@@ -88,6 +91,15 @@ class SameTickReuseTest {
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"jnr", "ffm"})
+    void aJobNeitherForwardsToNorEndsANewcomerOnAMembersPid(String backEnd) {
+        Result r = result(backEnd, "job");
+        assertEquals(0, r.newcomerHits, r.toString());
+        assertEquals(0, r.delivered, "no report names the newcomer: " + r);
+        assertEquals(0, r.wrongReports, "TERM forwarded to the leader alone, the newcomer named nowhere: " + r);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"jnr", "ffm"})
     void keysFromTheTableCarryThePidfsInode(String backEnd) {
         for (String mode : MODES.split(",")) {
             Result r = result(backEnd, mode);
@@ -114,9 +126,14 @@ class SameTickReuseTest {
         }
         Result r = RUNS.computeIfAbsent(backEnd, SameTickReuseTest::run).get(mode);
         System.out.println("SameTickReuseTest " + r);
-        assertEquals(TRIALS, r.trials, r.toString());
-        assertTrue(r.reused >= TRIALS * 9 / 10, "the newcomer took the old pid in most trials: " + r);
-        assertTrue(r.sameTicks >= r.reused / 2, "most newcomers started within the old process's tick: " + r);
+        int trials = mode.equals("job") ? JOB_TRIALS : TRIALS;
+        assertEquals(trials, r.trials, r.toString());
+        assertTrue(r.reused >= trials * (mode.equals("job") ? 8 : 9) / 10, "the newcomer took the old pid in most"
+                + " trials (for a job: and the sampler had seen the member): " + r);
+        // A job's member must be seen by the job before it is replaced, which takes a sample: on a loaded machine fewer
+        // of those trials stay within the member's tick (68 of 200 beside a full build), so a tenth is the bar there.
+        assertTrue(r.sameTicks >= (mode.equals("job") ? trials / 10 : r.reused / 2),
+                "enough newcomers started within the old process's tick: " + r);
         return r;
     }
 
