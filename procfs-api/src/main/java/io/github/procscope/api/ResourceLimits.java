@@ -18,8 +18,9 @@ public record ResourceLimits(List<ResourceLimit> limits) {
     }
 
     /**
+     * {@return that limit, if the kernel printed it}
+     *
      * @param name a limit's name as the kernel prints it, e.g. {@link #OPEN_FILES}
-     * @return that limit, if the kernel printed it
      */
     public Optional<ResourceLimit> find(String name) {
         java.util.Objects.requireNonNull(name, "name");
@@ -31,7 +32,7 @@ public record ResourceLimits(List<ResourceLimit> limits) {
         return Optional.empty();
     }
 
-    /** @return the limit on open file descriptors ({@code RLIMIT_NOFILE}), if the kernel printed it */
+    /** {@return the limit on open file descriptors ({@code RLIMIT_NOFILE}), if the kernel printed it} */
     public Optional<ResourceLimit> openFiles() {
         return find(OPEN_FILES);
     }

@@ -80,7 +80,7 @@ public interface PreemptionGuard extends AutoCloseable {
             Objects.requireNonNull(receivedAt, "receivedAt");
         }
 
-        /** @return the exit status that reports this signal by the shell convention: 128 + its number */
+        /** {@return the exit status that reports this signal by the shell convention: 128 + its number} */
         public int exitStatus() {
             return 128 + signal.number();
         }
@@ -107,13 +107,13 @@ public interface PreemptionGuard extends AutoCloseable {
         }
     }
 
-    /** @return whether a guarded signal has arrived: look at this at every step boundary */
+    /** {@return whether a guarded signal has arrived: look at this at every step boundary} */
     boolean stopRequested();
 
-    /** @return the first signal that arrived, if any (in the order the JVM dispatched them) */
+    /** {@return the first signal that arrived, if any (in the order the JVM dispatched them)} */
     Optional<StopRequest> firstRequest();
 
-    /** @return every arrival so far, in the order the JVM dispatched them (a scheduler may repeat its signal) */
+    /** {@return every arrival so far, in the order the JVM dispatched them (a scheduler may repeat its signal)} */
     List<StopRequest> requests();
 
     /**
@@ -125,21 +125,30 @@ public interface PreemptionGuard extends AutoCloseable {
      */
     Optional<StopRequest> awaitStop(Duration timeout) throws InterruptedException;
 
-    /** @param listener called with each arrival, on the JVM's signal thread, after it has been recorded */
+    /**
+     * Adds a listener, called with each arrival on the JVM's signal thread after it has been recorded.
+     *
+     * @param listener the listener
+     */
     void addListener(Consumer<StopRequest> listener);
 
-    /** @param listener a listener added before; removed if present */
+    /**
+     * Removes a listener added before, if present.
+     *
+     * @param listener the listener
+     */
     void removeListener(Consumer<StopRequest> listener);
 
-    /** @return the signals this guard handles (empty after {@link #close()}) */
+    /** {@return the signals this guard handles (empty after {@link #close()})} */
     SignalSet installed();
 
-    /** @return the signals asked for but not taken, each with its reason, in the order asked */
+    /** {@return the signals asked for but not taken, each with its reason, in the order asked} */
     List<Refusal> refused();
 
     /**
-     * @return the exit status that reports the first arrival: 128 + its number (143 for TERM), the value
-     *         a JVM without the guard would have exited with
+     * {@return the exit status that reports the first arrival: 128 + its number (143 for TERM), the value a JVM
+     * without the guard would have exited with}
+     *
      * @throws IllegalStateException if no guarded signal has arrived
      */
     int exitStatus();

@@ -49,15 +49,16 @@ public record PreemptionGuardOptions(List<Signal> signals, List<Consumer<Preempt
         });
     }
 
-    /** @return TERM, no listener, exit on a second signal, no checkpoint deadline */
+    /** {@return TERM, no listener, exit on a second signal, no checkpoint deadline} */
     public static PreemptionGuardOptions defaults() {
         return new PreemptionGuardOptions(List.of(Signal.TERM), List.of(), true, Optional.empty());
     }
 
     /**
+     * {@return these options guarding exactly those signals}
+     *
      * @param first the first signal (usually TERM)
      * @param more  more signals
-     * @return these options guarding exactly those signals
      */
     public PreemptionGuardOptions withSignals(Signal first, Signal... more) {
         List<Signal> all = new ArrayList<>();
@@ -69,16 +70,18 @@ public record PreemptionGuardOptions(List<Signal> signals, List<Consumer<Preempt
     }
 
     /**
+     * {@return these options guarding exactly those signals}
+     *
      * @param guarded the signals to guard, in order
-     * @return these options guarding exactly those signals
      */
     public PreemptionGuardOptions withSignals(List<Signal> guarded) {
         return new PreemptionGuardOptions(guarded, listeners, exitOnSecondSignal, checkpointDeadline);
     }
 
     /**
+     * {@return these options with the listener added}
+     *
      * @param listener called with each arrival, on the JVM's signal thread
-     * @return these options with the listener added
      */
     public PreemptionGuardOptions withListener(Consumer<PreemptionGuard.StopRequest> listener) {
         List<Consumer<PreemptionGuard.StopRequest>> all = new ArrayList<>(listeners);
@@ -87,16 +90,18 @@ public record PreemptionGuardOptions(List<Signal> signals, List<Consumer<Preempt
     }
 
     /**
+     * {@return these options with that setting}
+     *
      * @param exit whether a second arrival of the same signal exits the JVM at once
-     * @return these options with that setting
      */
     public PreemptionGuardOptions withExitOnSecondSignal(boolean exit) {
         return new PreemptionGuardOptions(signals, listeners, exit, checkpointDeadline);
     }
 
     /**
+     * {@return these options with that deadline}
+     *
      * @param limit how long after the first arrival the program may take to checkpoint
-     * @return these options with that deadline
      * @throws IllegalArgumentException if the limit is not positive or longer than a day
      */
     public PreemptionGuardOptions withCheckpointDeadline(Duration limit) {

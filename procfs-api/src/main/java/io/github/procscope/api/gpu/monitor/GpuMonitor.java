@@ -57,40 +57,42 @@ public interface GpuMonitor extends AutoCloseable {
     List<GpuSample> sampleNow();
 
     /**
+     * {@return the samples of one device in its window, oldest first}
+     *
      * @param deviceUuid a monitored device's UUID
-     * @return the samples in its window, oldest first
      * @throws IllegalArgumentException if the device is not monitored
      */
     List<GpuSample> samples(String deviceUuid);
 
-    /** @return one summary per monitored device, in device order */
+    /** {@return one summary per monitored device, in device order} */
     List<GpuSummary> summaries();
 
     /**
+     * {@return the summary of one device over the window}
+     *
      * @param deviceUuid a monitored device's UUID
-     * @return its summary over the window
      * @throws IllegalArgumentException if the device is not monitored
      */
     GpuSummary summary(String deviceUuid);
 
-    /** @return the rule the verdicts are made with */
+    /** {@return the rule the verdicts are made with} */
     IdleHoldingRule rule();
 
-    /** @return the sampling interval of {@link #start()} */
+    /** {@return the sampling interval of {@link #start()}} */
     Duration interval();
 
-    /** @return the window length */
+    /** {@return the window length} */
     Duration window();
 
-    /** @return the most samples kept per device */
+    /** {@return the most samples kept per device} */
     int maxSamplesPerDevice();
 
-    /** @return whether {@link #start()} was called and the schedule has not ended */
+    /** {@return whether {@link #start()} was called and the schedule has not ended} */
     boolean isRunning();
 
     /**
-     * @return why the monitor stopped: the inventory was closed ({@link IllegalStateException}) or a listener
-     *         threw; empty while it is healthy
+     * {@return why the monitor stopped: the inventory was closed ({@link IllegalStateException}) or a listener threw;
+     * empty while it is healthy}
      */
     Optional<Throwable> failure();
 

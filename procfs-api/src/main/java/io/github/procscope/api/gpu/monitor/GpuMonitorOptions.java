@@ -43,47 +43,52 @@ public record GpuMonitorOptions(Duration interval, Duration window, OptionalInt 
         }
     }
 
-    /** @return a 1 second interval, a 5 minute window, the default rule, no listener */
+    /** {@return a 1 second interval, a 5 minute window, the default rule, no listener} */
     public static GpuMonitorOptions defaults() {
         return new GpuMonitorOptions(Duration.ofSeconds(1), Duration.ofMinutes(5), OptionalInt.empty(),
                 IdleHoldingRule.DEFAULT, List.of());
     }
 
     /**
+     * {@return these options with that interval}
+     *
      * @param newInterval time between rounds of {@link GpuMonitor#start()}
-     * @return these options with that interval
      */
     public GpuMonitorOptions withInterval(Duration newInterval) {
         return new GpuMonitorOptions(newInterval, window, maxSamplesPerDevice, idleHolding, listeners);
     }
 
     /**
+     * {@return these options with that window}
+     *
      * @param newWindow how far back the summaries look
-     * @return these options with that window
      */
     public GpuMonitorOptions withWindow(Duration newWindow) {
         return new GpuMonitorOptions(interval, newWindow, maxSamplesPerDevice, idleHolding, listeners);
     }
 
     /**
+     * {@return these options with that bound}
+     *
      * @param max the most samples kept per device
-     * @return these options with that bound
      */
     public GpuMonitorOptions withMaxSamplesPerDevice(int max) {
         return new GpuMonitorOptions(interval, window, OptionalInt.of(max), idleHolding, listeners);
     }
 
     /**
+     * {@return these options with that rule}
+     *
      * @param rule the idle-holding rule
-     * @return these options with that rule
      */
     public GpuMonitorOptions withIdleHolding(IdleHoldingRule rule) {
         return new GpuMonitorOptions(interval, window, maxSamplesPerDevice, rule, listeners);
     }
 
     /**
+     * {@return these options with the listener added}
+     *
      * @param listener a listener to add
-     * @return these options with the listener added
      */
     public GpuMonitorOptions withListener(GpuMonitorListener listener) {
         List<GpuMonitorListener> all = new ArrayList<>(listeners);
