@@ -107,7 +107,7 @@ public final class LinuxOpenFiles implements OpenFiles {
     private LinuxProcfs liveTable() {
         LinuxProcfs t = liveTable;
         if (t == null) {
-            t = LinuxProcfs.system();
+            t = LinuxProcfs.at(Path.of("/proc"));
             liveTable = t;
         }
         return t;

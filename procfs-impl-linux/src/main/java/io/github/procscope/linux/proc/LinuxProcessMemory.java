@@ -84,7 +84,7 @@ public final class LinuxProcessMemory implements ProcessMemory {
     private LinuxProcfs liveTable() {
         LinuxProcfs t = liveTable;
         if (t == null) {
-            t = LinuxProcfs.system();
+            t = LinuxProcfs.at(Path.of("/proc"));
             liveTable = t;
         }
         return t;

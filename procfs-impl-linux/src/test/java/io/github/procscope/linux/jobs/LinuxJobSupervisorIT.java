@@ -5,6 +5,7 @@ import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.job.Job;
 import io.github.procscope.api.job.JobEnding;
@@ -60,7 +61,7 @@ class LinuxJobSupervisorIT {
         for (PreemptionGuard.Refusal r : refused) {
             assertEquals(PreemptionGuard.Reason.INHERITED_IGNORED, r.reason(), refused.toString());
         }
-        try (PreemptionGuard guard = PreemptionGuard.builder().signals(JobSpec.DEFAULT_FORWARDED).install()) {
+        try (PreemptionGuard guard = scope.preemptionGuard(PreemptionGuardOptions.defaults().withSignals(JobSpec.DEFAULT_FORWARDED))) {
             assertTrue(guard.refused().stream().noneMatch(r -> r.reason() == PreemptionGuard.Reason.JVM_OWNED),
                     guard.refused().toString());
         }
