@@ -47,7 +47,8 @@ class ArchitectureTest {
             List.of("sys"),
             List.of("parse"),
             List.of("proc"),
-            List.of("events", "signals", "jobs", "doctor"),
+            List.of("events", "signals", "doctor"),
+            List.of("jobs"),
             List.of("platform"));
 
     /** The module's own classes: target/classes, not the tests. */

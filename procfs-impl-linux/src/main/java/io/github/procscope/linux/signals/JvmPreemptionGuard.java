@@ -7,6 +7,7 @@ import io.github.procscope.api.signals.SignalSet;
 
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.linux.sys.JvmSignalBridge;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package io.github.procscope.linux.signals;
+package io.github.procscope.linux.sys;
 
 import java.util.function.IntConsumer;
 
@@ -8,16 +8,16 @@ import java.util.function.IntConsumer;
  * for each delivered signal, not inside the native signal handler, so it may run ordinary Java code.
  * (jnr-posix's {@code signal()} would run Java code inside the native handler; it is never used.)
  */
-final class JvmSignalBridge {
+public final class JvmSignalBridge {
     private JvmSignalBridge() {
     }
 
     /** What {@link #install} did. */
-    static final class Installation {
+    public static final class Installation {
         private final sun.misc.Signal signal;
         private final sun.misc.SignalHandler previous;
         /** Whether the JVM answered that the signal was ignored (it then installed nothing). */
-        final boolean previousWasIgnore;
+        public final boolean previousWasIgnore;
 
         private Installation(sun.misc.Signal signal, sun.misc.SignalHandler previous) {
             this.signal = signal;
@@ -27,7 +27,7 @@ final class JvmSignalBridge {
     }
 
     /** The JVM does not know the signal's name (it names no real-time signals). */
-    static final class UnknownSignalException extends Exception {
+    public static final class UnknownSignalException extends Exception {
         private static final long serialVersionUID = 1L;
 
         UnknownSignalException(String message) {
@@ -36,7 +36,7 @@ final class JvmSignalBridge {
     }
 
     /** The JVM refused the handler ("Signal already used by VM or OS"). */
-    static final class RefusedException extends Exception {
+    public static final class RefusedException extends Exception {
         private static final long serialVersionUID = 1L;
 
         RefusedException(String message) {
@@ -49,7 +49,8 @@ final class JvmSignalBridge {
      *
      * @return the installation, holding the previous handler for {@link #restore}
      */
-    static Installation install(String name, IntConsumer handler) throws UnknownSignalException, RefusedException {
+    public static Installation install(String name, IntConsumer handler)
+            throws UnknownSignalException, RefusedException {
         sun.misc.Signal signal;
         try {
             signal = new sun.misc.Signal(name);
@@ -65,7 +66,7 @@ final class JvmSignalBridge {
     }
 
     /** Puts the previous handler back. */
-    static void restore(Installation installation) {
+    public static void restore(Installation installation) {
         sun.misc.Signal.handle(installation.signal, installation.previous);
     }
 }
