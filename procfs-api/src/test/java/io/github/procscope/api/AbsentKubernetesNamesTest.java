@@ -26,6 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class AbsentKubernetesNamesTest {
     private static final String ID = "4f3a" + "0".repeat(56) + "0001";
 
+    @SuppressWarnings("try") // close() is called again inside the block: it may be
     @Test
     void withoutTheModuleEveryAnswerIsEmptyAndOneLineIsLogged() {
         List<String> logged = new CopyOnWriteArrayList<>();

@@ -138,6 +138,7 @@ final class JobStore {
      * @throws IllegalArgumentException if the path is not a directory, or cannot be made
      * @throws RefusedException         if the directory is not to be trusted (see the class comment)
      */
+    @SuppressWarnings("try") // the resource is held for its scope, not used by name
     static JobStore open(Path option, boolean create) {
         Path dir = locate(option, System.getenv());
         if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
@@ -308,6 +309,7 @@ final class JobStore {
      * @param d a directory for logs
      * @throws RefusedException if {@code logs} would refuse a log in it (see the class comment)
      */
+    @SuppressWarnings("try") // the resource is held for its scope, not used by name
     void checkLogDirectory(Path d) throws IOException {
         try (SecureDirectoryStream<Path> s = openDirectory(d, "the log directory")) {
             // checked: usable

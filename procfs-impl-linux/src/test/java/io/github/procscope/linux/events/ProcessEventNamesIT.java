@@ -207,6 +207,7 @@ class ProcessEventNamesIT {
         }
     }
 
+    @SuppressWarnings("try") // the resource is held for its scope, not used by name
     @Test
     void everyExitOfAStormHasItsNameThroughSnapshotDiffing() throws Exception {
         ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();

@@ -181,6 +181,7 @@ class ProcessEventsOomIT {
         return -1;
     }
 
+    @SuppressWarnings("try") // the resource is held for its scope, not used by name
     @Test
     void exitsBySigkillThatNoOomKillExplainsDoNotReadTheKernelLogEachTime() throws Exception {
         assumeTrue("root".equals(System.getProperty("user.name")), "needs root for netlink and the kernel log");
