@@ -63,11 +63,12 @@ public final class LinuxOpenFiles implements OpenFiles {
 
     private final Path root;
     private final KernelConstants constants;
+    private final ProcessKeys keys;
     private final OpenFlagBits flagBits;
 
     private LinuxOpenFiles(Path root, KernelConstants constants, OpenFlagBits flagBits) {
         this.root = root;
-        this.live = root.toAbsolutePath().normalize().equals(Path.of("/proc"));
+        this.keys = new ProcessKeys(root, constants);
         this.constants = constants;
         this.flagBits = flagBits;
     }
@@ -89,28 +90,7 @@ public final class LinuxOpenFiles implements OpenFiles {
 
     @Override
     public ProcessKey key(long pid) {
-        Pids.requireValid(pid);
-        if (live) {
-            return liveTable().key(pid); // the exact form, with the pidfs inode where the kernel has one
-        }
-        Path dir = root.resolve(Long.toString(pid));
-        return new ProcessKey(pid, ProcessLiveness.read(pid, dir, new ProcBuffer(4096), constants).startTimeTicks());
-    }
-
-    /**
-     * Whether this reads the live {@code /proc}: {@link #key(long)} then reads the exact form through the live
-     * process table, as {@code ProcessTable.key(long)} does, so that a key from here is safe for an action.
-     */
-    private final boolean live;
-    private volatile LinuxProcfs liveTable;
-
-    private LinuxProcfs liveTable() {
-        LinuxProcfs t = liveTable;
-        if (t == null) {
-            t = LinuxProcfs.at(Path.of("/proc"));
-            liveTable = t;
-        }
-        return t;
+        return keys.key(pid); // the exact form on the live /proc, as ProcessTable.key(long) reads it
     }
 
     @Override

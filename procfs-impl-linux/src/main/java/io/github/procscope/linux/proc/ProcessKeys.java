@@ -1,0 +1,45 @@
+package io.github.procscope.linux.proc;
+
+import io.github.procscope.api.Pids;
+import io.github.procscope.api.ProcessKey;
+import io.github.procscope.linux.sys.KernelConstants;
+import io.github.procscope.linux.sys.ProcBuffer;
+
+import java.nio.file.Path;
+
+/**
+ * The identity of a process as a rooted reader gives it: under the live {@code /proc}, the exact form through the
+ * live process table (with the pidfs inode where the kernel has one), as {@code ProcessTable.key(long)} reads it,
+ * so that a key from any reader is safe for an action; under another root, (pid, start tick) from its
+ * {@code stat}.
+ */
+final class ProcessKeys {
+    private final Path root;
+    private final KernelConstants constants;
+    private final boolean live;
+    private volatile LinuxProcfs liveTable;
+
+    ProcessKeys(Path root, KernelConstants constants) {
+        this.root = root;
+        this.constants = constants;
+        this.live = root.toAbsolutePath().normalize().equals(Path.of("/proc"));
+    }
+
+    ProcessKey key(long pid) {
+        Pids.requireValid(pid);
+        if (live) {
+            return liveTable().key(pid);
+        }
+        Path dir = root.resolve(Long.toString(pid));
+        return new ProcessKey(pid, ProcessLiveness.read(pid, dir, new ProcBuffer(4096), constants).startTimeTicks());
+    }
+
+    private LinuxProcfs liveTable() {
+        LinuxProcfs t = liveTable;
+        if (t == null) {
+            t = LinuxProcfs.at(Path.of("/proc"));
+            liveTable = t;
+        }
+        return t;
+    }
+}
