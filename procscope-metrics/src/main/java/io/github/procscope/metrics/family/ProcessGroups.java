@@ -323,34 +323,13 @@ public final class ProcessGroups {
      * series cap) and seen again is a new group (a new id): its processes count from the start again, and its series
      * restart from that, which Prometheus takes for a counter reset after the series went stale.
      */
-    private static final class GroupTotals {
-        final int id;
+    private static final class GroupTotals extends CounterTotals {
         /** Whether the last scrape found no process in the group, and since when (the first scrape that did). */
         boolean empty;
         long emptySinceNanos;
-        long userNanos;
-        long systemNanos;
-        long majorFaults;
-        long minorFaults;
-        long readBytes;
-        long writeBytes;
-        long voluntarySwitches;
-        long nonvoluntarySwitches;
 
         GroupTotals(int id) {
-            this.id = id;
-        }
-
-        void add(long[] deltas) {
-            userNanos += deltas[0];
-            systemNanos += deltas[1];
-            majorFaults += deltas[2];
-            minorFaults += deltas[3];
-            readBytes += deltas[4];
-            writeBytes += deltas[5];
-            voluntarySwitches += deltas[6];
-            nonvoluntarySwitches += deltas[7];
+            super(id);
         }
     }
-
 }

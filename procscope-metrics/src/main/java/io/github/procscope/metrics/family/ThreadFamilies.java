@@ -134,8 +134,8 @@ public final class ThreadFamilies {
                 s.add(THREAD_IO_BYTES, labels(group, "iomode", "write", name), t.writeBytes);
                 s.add(THREAD_MAJOR_PAGE_FAULTS, l, t.majorFaults);
                 s.add(THREAD_MINOR_PAGE_FAULTS, l, t.minorFaults);
-                s.add(THREAD_CONTEXT_SWITCHES, labels(group, "ctxswitchtype", "nonvoluntary", name), t.nonvoluntary);
-                s.add(THREAD_CONTEXT_SWITCHES, labels(group, "ctxswitchtype", "voluntary", name), t.voluntary);
+                s.add(THREAD_CONTEXT_SWITCHES, labels(group, "ctxswitchtype", "nonvoluntary", name), t.nonvoluntarySwitches);
+                s.add(THREAD_CONTEXT_SWITCHES, labels(group, "ctxswitchtype", "voluntary", name), t.voluntarySwitches);
             }
         }
         for (Map.Entry<String, Map<String, int[]>> g : wchanNow.entrySet()) {
@@ -158,30 +158,9 @@ public final class ThreadFamilies {
     }
 
     /** One group's counters for one thread name. */
-    private static final class Totals {
-        final int id;
-        long userNanos;
-        long systemNanos;
-        long majorFaults;
-        long minorFaults;
-        long readBytes;
-        long writeBytes;
-        long voluntary;
-        long nonvoluntary;
-
+    private static final class Totals extends CounterTotals {
         Totals(int id) {
-            this.id = id;
-        }
-
-        void add(long[] d) {
-            userNanos += d[0];
-            systemNanos += d[1];
-            majorFaults += d[2];
-            minorFaults += d[3];
-            readBytes += d[4];
-            writeBytes += d[5];
-            voluntary += d[6];
-            nonvoluntary += d[7];
+            super(id);
         }
     }
 }
