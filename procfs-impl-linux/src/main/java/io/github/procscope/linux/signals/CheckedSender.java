@@ -1,6 +1,7 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.linux.sys.ProcessCalls;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessInfo;
@@ -37,6 +38,11 @@ final class CheckedSender implements Sender {
         if (fd == -NativeAccess.ESRCH) {
             return new SendResult(target.pid(), false, signal, Outcome.NO_SUCH_PROCESS, "no such process: pid "
                     + target.pid() + " has exited; nothing was sent");
+        }
+        if (Identity.namesAThread(fd)) {
+            return new SendResult(target.pid(), false, signal, Outcome.PID_REUSED, "pid " + target.pid()
+                    + " is now the id of a thread of another process: the process meant has exited and its pid was"
+                    + " reused; nothing was sent");
         }
         if (fd < 0) {
             return sendByKill(target, signal);
@@ -86,12 +92,12 @@ final class CheckedSender implements Sender {
         return result(pid, false, signal, errno, now.comm());
     }
 
-    /** Without a pidfd: re-reads the start time, then {@code kill(2)}. */
+    /** Without a pidfd: re-reads the start time, and that the pid is a process's, then {@code kill(2)}. */
     private SendResult sendByKill(ProcessKey target, Signal signal) {
         long pid = target.pid();
         ProcessInfo now;
         try {
-            now = identity.table().process(pid, Set.of());
+            now = identity.table().process(pid, Set.of(Facet.STATUS));
         } catch (NoSuchProcessException e) {
             return new SendResult(pid, false, signal, Outcome.NO_SUCH_PROCESS, "no such process: pid " + pid
                     + " has exited; nothing was sent");
@@ -103,6 +109,11 @@ final class CheckedSender implements Sender {
             return new SendResult(pid, false, signal, Outcome.PID_REUSED, "pid " + pid
                     + " now belongs to another process (" + now.comm() + ", started at tick "
                     + now.startTimeTicks() + ", not " + target.startTimeTicks()
+                    + "): the process meant has exited and its pid was reused; nothing was sent");
+        }
+        if (Identity.isThread(now)) {
+            return new SendResult(pid, false, signal, Outcome.PID_REUSED, "pid " + pid + " is now the id of a thread"
+                    + " of process " + now.status().orElseThrow().tgid() + " (" + now.comm()
                     + "): the process meant has exited and its pid was reused; nothing was sent");
         }
         SendResult zombie = zombie(now, signal);

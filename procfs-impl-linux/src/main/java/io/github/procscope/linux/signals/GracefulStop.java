@@ -1,6 +1,7 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.linux.sys.ProcessCalls;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.ProcessAccessDeniedException;
 import io.github.procscope.api.ProcessInfo;
@@ -408,8 +409,10 @@ final class GracefulStop {
     private Member checkThroughPidfd(ProcessInfo p, boolean isTarget, OptionalLong endedTwin, ExitWaiter waiter,
                                      long start) {
         int fd = nat.pidfdOpen(p.pid());
-        if (fd == -NativeAccess.ESRCH) {
-            return null; // gone: the target is then listed as gone once the first scan is through
+        if (fd == -NativeAccess.ESRCH || Identity.namesAThread(fd)) {
+            // gone (its pid free, or a thread's id now): the target is then listed as gone once the first scan is
+            // through
+            return null;
         }
         if (fd < 0) {
             return checkByStartTime(p, isTarget, waiter, start); // no pidfd for this one (no descriptors left)
@@ -470,13 +473,14 @@ final class GracefulStop {
     private Member checkByStartTime(ProcessInfo p, boolean isTarget, ExitWaiter waiter, long start) {
         ProcessInfo now;
         try {
-            now = table().process(p.pid(), Set.of());
+            now = table().process(p.pid(), Set.of(Facet.STATUS));
         } catch (NoSuchProcessException e) {
             return null;
         } catch (ProcessAccessDeniedException e) {
             return isTarget ? admitted(target, p.comm(), p, Ending.NOT_PERMITTED, start) : null;
         }
-        if (now.startTimeTicks() != p.startTimeTicks() || (!isTarget && !membership.belongs(now, view))) {
+        if (now.startTimeTicks() != p.startTimeTicks() || Identity.isThread(now)
+                || (!isTarget && !membership.belongs(now, view))) {
             return null;
         }
         ProcessKey key = isTarget ? target : now.key();

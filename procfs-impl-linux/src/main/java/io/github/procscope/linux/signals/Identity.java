@@ -1,6 +1,7 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.linux.sys.ProcessCalls;
+import io.github.procscope.api.Facet;
 import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Pids;
 import io.github.procscope.api.ProcessAccessDeniedException;
@@ -23,6 +24,9 @@ import java.util.Set;
  * signalled. Thread-safe; it holds no state but the table and the native calls.
  */
 final class Identity {
+    private static final int ENOENT = 2;
+    private static final int EINVAL = 22;
+
     private final ProcessTable table;
     private final ProcessCalls nat;
     private final boolean usePidfd;
@@ -44,8 +48,15 @@ final class Identity {
         if (fd == -NativeAccess.ESRCH) {
             throw new NoSuchProcessException(pid, "no such process: " + pid);
         }
+        if (namesAThread(fd)) {
+            throw new NoSuchProcessException(pid, "no such process: " + pid + " is the id of a thread");
+        }
         if (fd < 0) {
-            return plainKey(pid);
+            ProcessKey plain = plainKey(pid);
+            if (isThread(table.process(pid, Set.of(Facet.STATUS)))) {
+                throw new NoSuchProcessException(pid, "no such process: " + pid + " is the id of a thread");
+            }
+            return plain;
         }
         try {
             ProcessKey plain = plainKey(pid);
@@ -92,7 +103,30 @@ final class Identity {
         }
     }
 
-    /** @return a pidfd on {@code pid}, or minus the errno ({@code -ESRCH}: gone; other: no pidfd here) */
+    /**
+     * @param openResult what {@link #openPidfd} returned
+     * @return whether {@code pidfd_open} refused the pid as the id of a thread, not of a process (EINVAL, or ENOENT
+     *         on newer kernels): the process a key of that pid meant is gone. The thread's {@code /proc/TID} reads like
+     *         a process's, its start time may be the key's (taken within the same clock tick), and {@code kill(TID)}
+     *         would signal the thread's whole process, so this is never a reason to fall back to the start time
+     */
+    static boolean namesAThread(int openResult) {
+        return openResult == -ENOENT || openResult == -EINVAL;
+    }
+
+    /**
+     * @param now a reading of a pid's {@code /proc} entry with {@link Facet#STATUS}
+     * @return whether it is a thread's: its thread group (the {@code Tgid} of {@code status}) is another pid. The
+     *         start-time check, without a pidfd, must not take it for the process of a key
+     */
+    static boolean isThread(ProcessInfo now) {
+        return now.status().map(s -> s.tgid() != now.pid()).orElse(false);
+    }
+
+    /**
+     * @return a pidfd on {@code pid}, or minus the errno ({@code -ESRCH}: gone; {@link #namesAThread}: a thread's id;
+     *         other: no pidfd here)
+     */
     int openPidfd(long pid) {
         if (!usePidfd || !nat.pidfdPossible()) {
             return -38; // ENOSYS
@@ -158,7 +192,7 @@ final class Identity {
         Objects.requireNonNull(key, "key");
         if (key.pidfsInode().isPresent()) {
             int fd = openPidfd(key.pid());
-            if (fd == -NativeAccess.ESRCH) {
+            if (fd == -NativeAccess.ESRCH || namesAThread(fd)) {
                 return false;
             }
             if (fd >= 0) {
@@ -170,8 +204,8 @@ final class Identity {
             }
         }
         try {
-            ProcessInfo p = table.process(key.pid(), Set.of());
-            return p.startTimeTicks() == key.startTimeTicks() && p.state() != ProcessState.ZOMBIE
+            ProcessInfo p = table.process(key.pid(), Set.of(Facet.STATUS));
+            return p.startTimeTicks() == key.startTimeTicks() && !isThread(p) && p.state() != ProcessState.ZOMBIE
                     && p.state() != ProcessState.DEAD;
         } catch (NoSuchProcessException e) {
             return false;

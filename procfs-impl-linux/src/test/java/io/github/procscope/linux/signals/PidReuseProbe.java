@@ -52,6 +52,9 @@ public final class PidReuseProbe {
             ProcessKey keyA = ticksOnly ? table.key(a) : signals.key(a);
             exact &= keyA.pidfsInode().isPresent() || ticksOnly;
             long b = pidOf(ask(out, in, "r"), "B");
+            if (b != a && ownThread(a)) {
+                System.out.println("pid " + a + " taken by a thread of the probe's own JVM");
+            }
             if (b == a) {
                 reused++;
                 if (table.key(b).startTimeTicks() == keyA.startTimeTicks()) {
@@ -85,6 +88,15 @@ public final class PidReuseProbe {
         System.out.println("trials " + trials + " reused " + reused + " sameTicks " + sameTicks + " delivered "
                 + delivered + " newcomerHit " + hit + " exactKeys " + exact);
         System.out.flush();
+    }
+
+    /** @return whether the pid is held by a thread of this JVM, PID 1 of the namespace ({@code Tgid: 1}) */
+    private static boolean ownThread(long pid) {
+        try {
+            return java.nio.file.Files.readAllLines(Path.of("/proc/" + pid + "/status")).contains("Tgid:\t1");
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private static String ask(Writer out, BufferedReader in, String command) throws Exception {
