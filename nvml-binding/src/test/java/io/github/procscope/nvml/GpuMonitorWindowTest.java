@@ -1,5 +1,6 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.gpu.FakeDevice;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuSample;
 import io.github.procscope.api.gpu.monitor.GpuMonitor;

@@ -8,25 +8,28 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 
-/** A device whose samples the test scripts, for the monitor and the summaries. */
-final class FakeDevice implements GpuDevice {
+/**
+ * A device whose samples the test scripts, for the summaries here and the GPU monitor in nvml-binding, whose tests
+ * get it from this module's test-jar.
+ */
+public final class FakeDevice implements GpuDevice {
     private final int index;
     private final String uuid;
     private final ArrayDeque<Object> script = new ArrayDeque<>();
 
-    FakeDevice(int index, String uuid) {
+    public FakeDevice(int index, String uuid) {
         this.index = index;
         this.uuid = uuid;
     }
 
     /** Queues a sample with these figures (absent where null). */
-    FakeDevice next(Instant at, Integer utilization, Long usedBytes, Long powerMilliwatts, Integer temperature) {
+    public FakeDevice next(Instant at, Integer utilization, Long usedBytes, Long powerMilliwatts, Integer temperature) {
         script.add(sample(index, uuid, at, utilization, usedBytes, powerMilliwatts, temperature));
         return this;
     }
 
     /** Queues a failure. */
-    FakeDevice fail(RuntimeException e) {
+    public FakeDevice fail(RuntimeException e) {
         script.add(e);
         return this;
     }
