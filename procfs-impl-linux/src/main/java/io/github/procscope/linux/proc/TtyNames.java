@@ -8,7 +8,7 @@ import java.util.Optional;
  * ({@code pts/N}, majors 136-143), virtual consoles ({@code ttyN}), 8250 serial ports ({@code ttySN}),
  * USB serial ({@code ttyUSBN}, {@code ttyACMN}) and ARM AMBA serial ({@code ttyAMAN}).
  */
-public final class TtyNames {
+final class TtyNames {
     private TtyNames() {
     }
 
@@ -24,7 +24,7 @@ public final class TtyNames {
      * @param ttyNr the device number as {@code /proc/PID/stat} prints it
      * @return the device's name under {@code /dev}, or empty for no terminal or an unknown driver
      */
-    public static Optional<String> name(int ttyNr) {
+    static Optional<String> name(int ttyNr) {
         if (ttyNr == 0) {
             return Optional.empty();
         }

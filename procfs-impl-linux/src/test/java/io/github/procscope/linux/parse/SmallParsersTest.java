@@ -3,7 +3,6 @@ package io.github.procscope.linux.parse;
 import io.github.procscope.linux.sys.ByteCursor;
 import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.sys.KernelConstants;
-import io.github.procscope.linux.proc.TtyNames;
 
 import io.github.procscope.api.ProcfsParseException;
 import org.junit.jupiter.api.Test;
@@ -15,14 +14,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.OptionalLong;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.quicktheories.QuickTheory.qt;
 
-/** The small per-file parsers: cmdline, /proc/stat, /proc/uptime, auxv, CPU lists, tty names. */
+/** The small per-file parsers: cmdline, /proc/stat, /proc/uptime, auxv, CPU lists. */
 class SmallParsersTest {
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -113,19 +111,6 @@ class SmallParsersTest {
         assertEquals(List.of(0, 1, 2, 5, 7, 8), CpuListParser.parse(new ByteCursor(Path.of("f"), x, x.length)));
         byte[] bad = b("4-2\n");
         assertThrows(ProcfsParseException.class, () -> CpuListParser.parse(new ByteCursor(Path.of("f"), bad, bad.length)));
-    }
-
-    @Test
-    void ttyNamesFollowTheDeviceNumbering() {
-        assertEquals(Optional.of("pts/0"), TtyNames.name(34816));
-        assertEquals(Optional.of("pts/3"), TtyNames.name((136 << 8) | 3));
-        assertEquals(Optional.of("pts/300"), TtyNames.name((137 << 8) | 44));
-        assertEquals(Optional.of("pts/1000"), TtyNames.name((136 << 8) | (1000 & 0xff) | ((1000 & ~0xff) << 12)));
-        assertEquals(Optional.of("tty1"), TtyNames.name((4 << 8) | 1));
-        assertEquals(Optional.of("ttyS0"), TtyNames.name((4 << 8) | 64));
-        assertEquals(Optional.of("console"), TtyNames.name((5 << 8) | 1));
-        assertEquals(Optional.empty(), TtyNames.name(0));
-        assertEquals(Optional.empty(), TtyNames.name(250 << 8));
     }
 
     @Test

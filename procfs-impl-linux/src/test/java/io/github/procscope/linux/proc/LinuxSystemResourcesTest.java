@@ -3,6 +3,7 @@ package io.github.procscope.linux.proc;
 import io.github.procscope.testing.Fixtures;
 
 import io.github.procscope.api.DeviceNumber;
+import io.github.procscope.api.LoadAverage;
 import io.github.procscope.api.ProcfsException;
 import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.disk.DiskStats;
@@ -12,7 +13,10 @@ import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -173,5 +177,22 @@ class LinuxSystemResourcesTest {
         assertEquals(4, d.devices().size());
         assertEquals(new DeviceNumber(254, 0), d.device("vda").orElseThrow().device());
         assertFalse(d.device("sdz").isPresent());
+    }
+
+    @Test
+    void theLiveLoadAverageAgreesWithTheKernelsFile(@TempDir Path sys) throws IOException {
+        LoadAverage l = LinuxSystemResources.at(Path.of("/proc"), sys).loadAverage();
+        assertTrue(l.totalTasks() >= 1 && l.runnableTasks() <= l.totalTasks(), l.toString());
+        String text = Files.readString(Path.of("/proc/loadavg"));
+        String[] fields = text.trim().split(" ");
+        // The averages change only every 5 s; a re-read within that time agrees unless it straddles an update.
+        double one = Double.parseDouble(fields[0]);
+        assertTrue(Math.abs(one - l.oneMinute()) < 5, text + " vs " + l);
+    }
+
+    @Test
+    void aFixtureRootWithoutLoadavgIsAProcfsError(@TempDir Path root) {
+        assertThrows(ProcfsException.class,
+                () -> LinuxSystemResources.at(root, root).loadAverage());
     }
 }
