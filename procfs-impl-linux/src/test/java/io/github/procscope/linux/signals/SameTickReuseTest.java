@@ -130,9 +130,11 @@ class SameTickReuseTest {
         assertEquals(trials, r.trials, r.toString());
         assertTrue(r.reused >= trials * (mode.equals("job") ? 8 : 9) / 10, "the newcomer took the old pid in most"
                 + " trials (for a job: and the sampler had seen the member): " + r);
-        // A job's member must be seen by the job before it is replaced, which takes a sample: on a loaded machine fewer
-        // of those trials stay within the member's tick (68 of 200 beside a full build), so a tenth is the bar there.
-        assertTrue(r.sameTicks >= (mode.equals("job") ? trials / 10 : r.reused / 2),
+        // The defects these modes hold off reached the newcomer in every trial within the old process's tick (the old
+        // job code: 52 of 52), so a few such trials prove the point; how many stay within the tick depends on the
+        // machine's load (a job's member must be seen by a sample first): beside several full builds (load 20 on two
+        // cores) 469 of 1,000 stops and 11 of 200 jobs did. The bar: a tenth of the reused pids, a 40th of the jobs.
+        assertTrue(r.sameTicks >= (mode.equals("job") ? trials / 40 : r.reused / 10),
                 "enough newcomers started within the old process's tick: " + r);
         return r;
     }
