@@ -2,16 +2,16 @@ package io.github.procscope.linux.proc;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.LoadAverage;
-import io.github.procscope.api.ProcfsException;
-import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.api.memory.AvailableSource;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
+import io.github.procscope.api.system.LoadAverage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
