@@ -16,6 +16,7 @@ import java.lang.module.ModuleFinder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -135,10 +136,15 @@ class ModulePathIT {
         assertEquals(0, rc, "the consumer compiles against the module: " + errors);
 
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        ProcessBuilder pb = new ProcessBuilder(java.toString(),
-                "-Dprocscope.nvml.library=" + NvmlDouble.library(NvmlDouble.FULL),
-                "--module-path", out + File.pathSeparator + modulePath, "-m", "consumer/consumer.Main")
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        List<String> command = new ArrayList<>(List.of(java.toString(),
+                "-Dprocscope.nvml.library=" + NvmlDouble.library(NvmlDouble.FULL)));
+        if (Runtime.version().feature() >= 22) {
+            // JNA's module loads its native library: granted, as a module-path application grants it, so that JDK
+            // 22+ prints no restricted-method warning into the build's output.
+            command.add("--enable-native-access=com.sun.jna");
+        }
+        command.addAll(List.of("--module-path", out + File.pathSeparator + modulePath, "-m", "consumer/consumer.Main"));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         try (Spawned spawned = new Spawned()) {
             String line = Spawned.readLine(spawned.start(pb), Duration.ofSeconds(60));
             assertEquals(MODULE + " 550.54.15 2 pci=00000000:07:00.0 total=85520809984 pids=[4242] gpm=true", line);
