@@ -443,9 +443,17 @@ class ServeParityIT {
             throw new AssertionError(e.getMessage() + "\nup: " + prom.results("up") + "\nprocess-exporter's log: "
                     + exporter.logTail(), e);
         }
-        // Both have scraped the group for a whole window before the first comparison.
-        Thread.sleep(TimeUnit.SECONDS.toMillis(RATE_WINDOW_SECONDS + 2));
+        // The first comparison once both series are older than the window (17 samples 2 s apart within the window
+        // and 10 s): a counter that starts within the window, as process-exporter's do at 0, is extrapolated by
+        // rate() only down to 0, so the two would differ by how the series began, not by what they count.
         String w = "[" + RATE_WINDOW_SECONDS + "s]";
+        String samples = "count_over_time(namedprocess_namegroup_cpu_seconds_total{" + g + ",mode=\"user\"}["
+                + (RATE_WINDOW_SECONDS + 10) + "s]) >= " + (RATE_WINDOW_SECONDS / 2 + 2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (prom.results(samples).size() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(1000);
+        }
+        assertEquals(2, prom.results(samples).size(), "both jobs' series are older than the window: " + samples);
         double[] user = ratesAgree(prom, "rate(namedprocess_namegroup_cpu_seconds_total{" + g + ",mode=\"user\"}" + w
                 + ")", 0.05);
         double[] cpu = ratesAgree(prom, "rate(namedprocess_namegroup_cpu_seconds_total{" + g + "}" + w + ")", 0.05);
