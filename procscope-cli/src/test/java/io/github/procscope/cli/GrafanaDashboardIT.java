@@ -151,6 +151,7 @@ class GrafanaDashboardIT {
         long ghost = Long.parseLong(awaitFile(jobDir.resolve("ghost"), "the job's left-behind process").strip());
         spawned.adopt(ghost);
         spawned.adopt(leader);
+        ProcessHandle.of(leader).ifPresent(h -> h.children().forEach(c -> spawned.adopt(c.pid())));
         awaitParent(ghost, supervisor.pid());
 
         // A process of Kubernetes container CONTAINER_ID of pod POD_UID, by its cgroup path (cgroup v2).
