@@ -427,10 +427,35 @@ public final class LinuxProcfs implements ProcessTable {
     public ResourceLimits limits(long pid) {
         Pids.requireValid(pid);
         ProcBuffer buf = new ProcBuffer();
-        String dir = prefix + pid;
-        Path file = Path.of(dir, "limits");
-        buf.readProcessFile(pid, Path.of(dir), file);
-        return LimitsParser.parse(file, buf.bytes(), buf.length());
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+            readLimits(pid, files, buf);
+            return LimitsParser.parse(files.source(pid, ProcFiles.Leaf.LIMITS), buf.bytes(), buf.length());
+        }
+    }
+
+    /** Each thread's buffer for {@link #openFilesLimit}, which a scrape calls for every process. */
+    private static final ThreadLocal<ProcBuffer> LIMITS_BUFFER = ThreadLocal.withInitial(ProcBuffer::new);
+
+    /**
+     * Reads {@code /proc/PID/limits} as a snapshot reads its files (natively where it can, into a buffer kept
+     * per thread) and parses the {@code Max open files} line alone: a scrape asks this for every process.
+     */
+    @Override
+    public java.util.OptionalLong openFilesLimit(long pid) {
+        Pids.requireValid(pid);
+        ProcBuffer buf = LIMITS_BUFFER.get();
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+            readLimits(pid, files, buf);
+            return LimitsParser.openFilesSoft(files.source(pid, ProcFiles.Leaf.LIMITS), buf.bytes(), buf.length());
+        }
+    }
+
+    /** Reads {@code PID/limits} into {@code buf}, or throws what its absence or refusal means. */
+    private void readLimits(long pid, ProcFiles files, ProcBuffer buf) {
+        ProcBuffer.Result r = files.read(pid, ProcFiles.Leaf.LIMITS, buf);
+        if (r != ProcBuffer.Result.OK) {
+            throw ReadFailures.translate(pid, Path.of(prefix + pid), file(pid, ProcFiles.Leaf.LIMITS), r);
+        }
     }
 
     /**

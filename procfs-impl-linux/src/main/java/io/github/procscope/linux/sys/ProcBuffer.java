@@ -284,6 +284,7 @@ public final class ProcBuffer {
             case "smaps_rollup":
             case "meminfo":
             case "io":
+            case "limits":
                 return SMALL_LIMIT;
             case "status":
                 return 1 << 20; // up to 65536 supplementary groups

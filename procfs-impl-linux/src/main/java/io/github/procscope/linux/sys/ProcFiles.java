@@ -27,7 +27,7 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
     /** The per-process files read through this class. */
     public enum Leaf {
         STAT("stat", true), STATM("statm", true), STATUS("status", true), CMDLINE("cmdline", false),
-        CGROUP("cgroup", true), IO("io", true);
+        CGROUP("cgroup", true), IO("io", true), LIMITS("limits", true);
 
         public final String fileName;
         final byte[] pathBytes;

@@ -6,7 +6,6 @@ import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.ProcessStatus;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.api.ResourceLimit;
 import io.github.procscope.api.ThreadInfo;
 import io.github.procscope.api.memory.MemoryTotals;
 import io.github.procscope.api.memory.ProcessMemory;
@@ -84,8 +83,7 @@ public final class ProcessReading {
             }
             try {
                 if (p.openFds().isPresent()) {
-                    OptionalLong soft = table.limits(p.pid()).openFiles().map(ResourceLimit::soft)
-                            .orElse(OptionalLong.empty());
+                    OptionalLong soft = table.openFilesLimit(p.pid());
                     if (soft.isPresent() && soft.getAsLong() > 0) {
                         r.fdRatio = p.openFds().getAsInt() / (double) soft.getAsLong();
                     }
