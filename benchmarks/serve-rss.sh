@@ -30,7 +30,10 @@ constant_pid=
 finish() {
     trap - EXIT INT TERM
     [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null && wait "$serve_pid" 2>/dev/null
-    [ -n "$constant_pid" ] && kill "$constant_pid" 2>/dev/null && wait "$constant_pid" 2>/dev/null
+    if [ -n "$constant_pid" ]; then
+        kill "$constant_pid" 2>/dev/null || true
+        wait "$constant_pid" 2>/dev/null || true
+    fi
     if [ -f "$tmp/pids" ]; then
         grep -E '^[0-9]+$' "$tmp/pids" | while read -r p; do kill "$p" 2>/dev/null || true; done
     fi
