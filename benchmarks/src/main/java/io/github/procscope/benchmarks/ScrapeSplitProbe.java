@@ -1,11 +1,11 @@
 package io.github.procscope.benchmarks;
 
-import io.github.procscope.api.Facet;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.metrics.ExporterOptions;
 import io.github.procscope.metrics.MetricsSources;
 import io.github.procscope.metrics.ProcscopeCollector;

@@ -1,7 +1,7 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ResourceLimit;
-import io.github.procscope.api.ResourceLimits;
+import io.github.procscope.api.process.ResourceLimit;
+import io.github.procscope.api.process.ResourceLimits;
 import io.github.procscope.linux.sys.ByteCursor;
 
 import java.nio.charset.StandardCharsets;
@@ -39,7 +39,7 @@ public final class LimitsParser {
     /**
      * @param source names the file in messages (a native reader's source names it without building a path)
      * @return every limit of the file
-     * @throws io.github.procscope.api.ProcfsParseException if the file is not the kernel's format
+     * @throws io.github.procscope.api.core.ProcfsParseException if the file is not the kernel's format
      */
     public static ResourceLimits parse(ByteCursor.Source source, byte[] buf, int len) {
         return parse(new ByteCursor(source, buf, len));
@@ -66,7 +66,8 @@ public final class LimitsParser {
      *
      * @param source names the file in messages
      * @return the soft limit; empty if it is unlimited or the file has no such line
-     * @throws io.github.procscope.api.ProcfsParseException if the file, up to that line, is not the kernel's format
+     * @throws io.github.procscope.api.core.ProcfsParseException if the file, up to that line, is not the kernel's
+     *         format
      */
     public static OptionalLong openFilesSoft(ByteCursor.Source source, byte[] buf, int len) {
         long[] found = {UNLIMITED};

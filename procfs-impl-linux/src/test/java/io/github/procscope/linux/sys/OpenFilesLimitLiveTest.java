@@ -1,8 +1,8 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.NoSuchProcessException;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

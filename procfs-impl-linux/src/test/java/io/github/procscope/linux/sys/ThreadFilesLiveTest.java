@@ -1,9 +1,9 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ThreadInfo;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import org.junit.jupiter.api.Test;
 
@@ -45,7 +45,7 @@ class ThreadFilesLiveTest {
             // Asleep in the kernel: its counters stand still while the readers read.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             List<ThreadInfo> first = tables().get(0).threads(pid, ALL);
-            while (!first.get(0).wchan().isPresent() || first.get(0).stat().state() != io.github.procscope.api.ProcessState.SLEEPING) {
+            while (!first.get(0).wchan().isPresent() || first.get(0).stat().state() != io.github.procscope.api.process.ProcessState.SLEEPING) {
                 assertTrue(System.nanoTime() < deadline, "sleep did not go to sleep: " + first);
                 Thread.sleep(20);
                 first = tables().get(0).threads(pid, ALL);
