@@ -14,6 +14,10 @@
  *                 where the size is 0 (an older kernel, or no descriptor); without, the directory is listed
  *                 and its numeric entries counted. A file the caller may not read (io, fd of another user's
  *                 process) leaves its facts absent, as in procscope.
+ *                 The other bits of flags (PF_STATUS, PF_LIMITS, PF_THREADS) add the files a scrape reads today
+ *                 beyond those (process-exporter's families): /proc/PID/status (context switches, VmSwap),
+ *                 /proc/PID/limits (the soft limit on open files, for worst_fd_ratio) and, for a process of more
+ *                 than one thread, each /proc/PID/task/TID/status (its threads' context switches, summed).
  *   pf_nvml_*     the NVML functions one full device sample calls, called directly from C on a library
  *                 loaded with dlopen (the test double, or a driver's libnvidia-ml.so.1).
  */
@@ -189,7 +193,96 @@ typedef struct {
     long long io[7];  /* rchar, wchar, syscr, syscw, read_bytes, write_bytes, cancelled_write_bytes */
     int has_io;
     int fds;          /* -1: cannot be listed */
+    long long voluntary, nonvoluntary, swap_kb; /* status; summed over the threads with PF_THREADS */
+    long long nofile; /* the soft limit on open files; -1 unlimited or unread */
 } pf_scraped;
+
+#define PF_FD_BY_SIZE 1
+#define PF_STATUS 2
+#define PF_LIMITS 4
+#define PF_THREADS 8
+
+/* The value after "KEY:" on a line of a status file, or -1. */
+static long long status_value(const char *buf, size_t len, const char *key) {
+    size_t k = strlen(key);
+    const char *p = buf;
+    const char *end = buf + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t) (end - p));
+        const char *line_end = nl != NULL ? nl : end;
+        if ((size_t) (line_end - p) > k && memcmp(p, key, k) == 0 && p[k] == ':') {
+            const char *v = p + k + 1;
+            while (v < line_end && (*v == ' ' || *v == '\t')) {
+                v++;
+            }
+            return number(&v, line_end);
+        }
+        p = line_end + 1;
+    }
+    return -1;
+}
+
+/* The soft limit of the "Max open files" line of a limits file; -1 if unlimited or absent. */
+static long long limits_nofile(const char *buf, size_t len) {
+    const char *p = buf;
+    const char *end = buf + len;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t) (end - p));
+        const char *line_end = nl != NULL ? nl : end;
+        if (line_end - p > 26 && memcmp(p, "Max open files ", 15) == 0) {
+            const char *v = p + 26;
+            if (*v < '0' || *v > '9') {
+                return -1;
+            }
+            return number(&v, line_end);
+        }
+        p = line_end + 1;
+    }
+    return -1;
+}
+
+/* Sums the context switches of every thread of the process at PROCFD/PID (path is scratch space). */
+static void thread_switches(int procfd, const char *pid, char *path, char *buf, size_t cap, pf_scraped *p) {
+    size_t name = strlen(pid);
+    memcpy(path, pid, name);
+    memcpy(path + name, "/task", 6);
+    int fd = openat(procfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    DIR *d = fdopendir(fd);
+    if (d == NULL) {
+        close(fd);
+        return;
+    }
+    long long voluntary = 0;
+    long long nonvoluntary = 0;
+    struct dirent *e;
+    char task[64];
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9') {
+            continue;
+        }
+        size_t t = strlen(e->d_name);
+        if (t + 8 > sizeof task) {
+            continue;
+        }
+        memcpy(task, e->d_name, t);
+        memcpy(task + t, "/stat", 6);
+        if (read_at(dirfd(d), task, buf, cap) <= 0) { /* the scrape reads each thread's stat, then its status */
+            continue;
+        }
+        memcpy(task + t, "/status", 8);
+        ssize_t len = read_at(dirfd(d), task, buf, cap);
+        if (len > 0) {
+            voluntary += status_value(buf, (size_t) len, "voluntary_ctxt_switches");
+            nonvoluntary += status_value(buf, (size_t) len, "nonvoluntary_ctxt_switches");
+        }
+    }
+    closedir(d);
+    p->voluntary = voluntary;
+    p->nonvoluntary = nonvoluntary;
+}
 
 long pf_scraped_size(void) {
     return (long) sizeof(pf_scraped);
@@ -236,7 +329,8 @@ static int list_fds(int dirfd, const char *path) {
  * Reads every process as a default scrape does into out (at most capacity of them). Returns how many were
  * read, or -1 if /proc cannot be opened.
  */
-int pf_scrape(pf_scraped *out, int capacity, int fd_by_size) {
+int pf_scrape(pf_scraped *out, int capacity, int flags) {
+    int fd_by_size = flags & PF_FD_BY_SIZE;
     DIR *dir = opendir("/proc");
     if (dir == NULL) {
         return -1;
@@ -269,6 +363,27 @@ int pf_scrape(pf_scraped *out, int capacity, int fd_by_size) {
             p->fds = (int) st.st_size;
         } else {
             p->fds = list_fds(dfd, path);
+        }
+        p->voluntary = p->nonvoluntary = p->swap_kb = 0;
+        p->nofile = -1;
+        if (flags & PF_STATUS) {
+            memcpy(path + name, "/status", 8);
+            len = read_at(dfd, path, buf, sizeof buf);
+            if (len > 0) {
+                p->voluntary = status_value(buf, (size_t) len, "voluntary_ctxt_switches");
+                p->nonvoluntary = status_value(buf, (size_t) len, "nonvoluntary_ctxt_switches");
+                p->swap_kb = status_value(buf, (size_t) len, "VmSwap");
+            }
+        }
+        if (flags & PF_LIMITS) {
+            memcpy(path + name, "/limits", 8);
+            len = read_at(dfd, path, buf, sizeof buf);
+            if (len > 0) {
+                p->nofile = limits_nofile(buf, (size_t) len);
+            }
+        }
+        if ((flags & PF_THREADS) && p->base.fields[19] > 1) { /* field 20: num_threads */
+            thread_switches(dfd, e->d_name, path, buf, sizeof buf, p);
         }
         count++;
     }

@@ -35,14 +35,27 @@ final class NativeParts {
         /** @return the size in bytes of one record of {@link #pf_scrape} */
         long pf_scraped_size();
 
+        /** {@link #pf_scrape}: count open descriptors by the size of {@code /proc/PID/fd} (Linux 6.2+). */
+        int FD_BY_SIZE = 1;
+        /** {@link #pf_scrape}: read {@code /proc/PID/status} too (context switches, swap). */
+        int STATUS = 2;
+        /** {@link #pf_scrape}: read {@code /proc/PID/limits} too (the soft limit on open files). */
+        int LIMITS = 4;
+        /** {@link #pf_scrape}: read each thread's {@code stat} and {@code status} of a process of several threads. */
+        int THREADS = 8;
+        /** {@link #pf_scrape}: every file a default scrape of today reads, descriptors counted by size. */
+        int SAME_FILES = FD_BY_SIZE | STATUS | LIMITS | THREADS;
+
         /**
-         * @param out        room for {@code capacity} records
-         * @param capacity   how many records fit
-         * @param fdBySize   non-zero to count open descriptors by the size of {@code /proc/PID/fd} (Linux 6.2+),
-         *                   listing the directory only where it is 0; zero to list every one
+         * @param out      room for {@code capacity} records
+         * @param capacity how many records fit
+         * @param flags    {@link #FD_BY_SIZE} to count open descriptors by the size of {@code /proc/PID/fd}
+         *                 (Linux 6.2+), listing the directory only where it is 0, else every one is listed;
+         *                 {@link #STATUS}, {@link #LIMITS}, {@link #THREADS} for the files of process-exporter's
+         *                 other families
          * @return how many processes were read, or -1 if {@code /proc} cannot be opened
          */
-        int pf_scrape(Pointer out, int capacity, int fdBySize);
+        int pf_scrape(Pointer out, int capacity, int flags);
 
         /** @return the size in bytes of one GPU sample */
         long pf_sample_size();

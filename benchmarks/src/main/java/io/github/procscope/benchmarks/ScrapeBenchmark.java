@@ -14,6 +14,7 @@ import com.sun.jna.Memory;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
@@ -23,9 +24,14 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -48,9 +54,23 @@ import java.util.concurrent.TimeUnit;
  *       decided when it is first seen, so a scrape reads no command line of a process seen before</li>
  *   <li>{@code scrapeWithDeletedFiles}: the same plus the deleted-but-open files scan in the scrape
  *       ({@code --deleted-files-every 0}; by default {@code serve} scans on a thread of its own)</li>
+ *   <li>{@code cScrapeSameFiles}: the C reference reading every file {@code scrape} reads today: the floor's, plus
+ *       {@code status} and {@code limits} of every process and each thread's {@code stat} and {@code status} of a
+ *       process of several threads (context switches summed over threads, as process-exporter reports them);
+ *       the reference for {@code scrapeRules} too, which reads a command line only at a process's first sight</li>
+ *   <li>{@code exporterScrape}, {@code exporterScrapeRules}: one HTTP scrape of {@code /metrics} of
+ *       prometheus-process-exporter ({@link ProcessExporter}), started by the benchmark with the configuration
+ *       equivalent to {@code scrape}'s (every process by its command name) and {@code scrapeRules}'s (the same two
+ *       rules), {@code -threads=false -gather-smaps=false} as {@code serve}'s defaults</li>
  * </ul>
  * No GPU and no doctor: the doctor runs on its own thread, not in the scrape. Run with {@code -prof gc} for the
  * allocation per scrape.
+ *
+ * <p><b>CPU per scrape.</b> Each measured iteration also prints (and appends to the file named by the system
+ * property {@value #CPU_PROPERTY}, if set) the CPU time per operation: for the methods run in this JVM, the
+ * calling thread's CPU time of the operations and this JVM's process CPU time (its garbage collection and
+ * compilation included) over the iteration; for the exporter, its process CPU time over the iteration from
+ * {@code /proc/PID/stat}. A line is {@code cpu METHOD fleetSize=N iteration=I ops=K thread_ms=T process_ms=P}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -74,11 +94,38 @@ public class ScrapeBenchmark {
     private NativeParts.Floor floor;
     private Memory floorRecords;
     private int floorCapacity;
+    private ProcessExporter exporter;
+    private ProcessExporter exporterRules;
 
-    /** Starts the fleet and checks that a scrape counts it. */
+    /** The system property naming a file to append the CPU time per operation to. */
+    public static final String CPU_PROPERTY = "procscope.bench.cpu";
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean OS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    private long ops;
+    private long threadCpuNanos;
+    private long processCpuAtStart;
+    private long exporterTicksAtStart;
+    private ProcessExporter measured;
+
+    /**
+     * Starts the fleet and checks that a scrape counts it; starts process-exporter for the methods that scrape it.
+     *
+     * @param params which benchmark this fork runs
+     */
     @Setup
-    public void setUp() throws IOException {
+    public void setUp(BenchmarkParams params) throws IOException {
         fleet = Fleet.start(fleetSize);
+        String method = params.getBenchmark().substring(params.getBenchmark().lastIndexOf('.') + 1);
+        if (method.equals("exporterScrape")) {
+            exporter = ProcessExporter.start(ProcessExporter.BY_COMMAND_NAME);
+            measured = exporter;
+            requireFleetCounted(exporter.lastBody(), "idle", "prometheus-process-exporter");
+        } else if (method.equals("exporterScrapeRules")) {
+            exporterRules = ProcessExporter.start(ProcessExporter.BY_RULES);
+            measured = exporterRules;
+            requireFleetCounted(exporterRules.lastBody(), "idle", "prometheus-process-exporter with rules");
+        }
         table = Procscope.system().processes();
         ExporterOptions options = ExporterOptions.defaults().withHostname("bench");
         processes = new ProcscopeCollector(MetricsSources.of(table), options);
@@ -93,11 +140,61 @@ public class ScrapeBenchmark {
         if (inC < fleetSize) {
             throw new IllegalStateException("the C scrape floor read " + inC + " processes, fewer than the fleet");
         }
-        String text = render(processes);
-        String idle = "namedprocess_namegroup_num_procs{groupname=\"idle\"} ";
-        int at = text.indexOf(idle);
-        if (at < 0 || Double.parseDouble(text.substring(at + idle.length(), text.indexOf('\n', at))) < fleetSize) {
-            throw new IllegalStateException("a scrape does not count the fleet of " + fleetSize + " idle processes");
+        requireFleetCounted(render(processes), "idle", "a scrape");
+        requireFleetCounted(render(rules), "idle", "a scrape by rules");
+        int inAll = floor.pf_scrape(floorRecords, floorCapacity, NativeParts.Floor.SAME_FILES);
+        if (inAll < fleetSize) {
+            throw new IllegalStateException("the C reader of the same files read " + inAll + " processes");
+        }
+    }
+
+    private void requireFleetCounted(String text, String group, String who) {
+        String series = "namedprocess_namegroup_num_procs{groupname=\"" + group + "\"} ";
+        int at = text.indexOf(series);
+        if (at < 0 || Double.parseDouble(text.substring(at + series.length(), text.indexOf('\n', at))) < fleetSize) {
+            throw new IllegalStateException(who + " does not count the fleet of " + fleetSize + " idle processes");
+        }
+    }
+
+    /** Starts the CPU accounting of an iteration. */
+    @Setup(Level.Iteration)
+    public void startIteration() {
+        ops = 0;
+        threadCpuNanos = 0;
+        processCpuAtStart = OS.getProcessCpuTime();
+        exporterTicksAtStart = measured != null ? measured.cpuTicks() : 0;
+    }
+
+    /**
+     * Prints the CPU time per operation of the iteration that ended (and appends it to the file of
+     * {@value #CPU_PROPERTY}).
+     *
+     * @param benchmark which benchmark
+     * @param iteration which iteration
+     */
+    @TearDown(Level.Iteration)
+    public void endIteration(BenchmarkParams benchmark, IterationParams iteration) throws IOException {
+        if (ops == 0) {
+            return;
+        }
+        double threadMs;
+        double processMs;
+        if (measured != null) {
+            threadMs = Double.NaN;
+            processMs = (measured.cpuTicks() - exporterTicksAtStart) * 1000.0 / CpuTime.TICKS_PER_SECOND / ops;
+        } else {
+            threadMs = threadCpuNanos / 1e6 / ops;
+            processMs = (OS.getProcessCpuTime() - processCpuAtStart) / 1e6 / ops;
+        }
+        String method = benchmark.getBenchmark().substring(benchmark.getBenchmark().lastIndexOf('.') + 1);
+        String line = String.format(java.util.Locale.ROOT, "cpu %s fleetSize=%d iteration=%s ops=%d thread_ms=%.3f"
+                + " process_ms=%.3f%n", method, fleetSize, iteration.getType() == IterationType.WARMUP ? "warmup"
+                : "measurement", ops, threadMs, processMs);
+        System.out.print(line);
+        String file = System.getProperty(CPU_PROPERTY);
+        if (file != null && iteration.getType() == IterationType.MEASUREMENT) {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(file), line, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
         }
     }
 
@@ -110,6 +207,12 @@ public class ScrapeBenchmark {
     /** Ends the fleet, each process by its pid. */
     @TearDown
     public void tearDown() {
+        if (exporter != null) {
+            exporter.close();
+        }
+        if (exporterRules != null) {
+            exporterRules.close();
+        }
         processes.close();
         withDeleted.close();
         rules.close();
@@ -121,19 +224,59 @@ public class ScrapeBenchmark {
     /** @return the process snapshot alone: what every scrape pays at least */
     @Benchmark
     public ProcessSnapshot snapshot() {
-        return table.snapshot();
+        long c0 = THREADS.getCurrentThreadCpuTime();
+        ProcessSnapshot s = table.snapshot();
+        counted(c0);
+        return s;
+    }
+
+    /** Counts one operation and the calling thread's CPU time since {@code c0}. */
+    private void counted(long c0) {
+        threadCpuNanos += THREADS.getCurrentThreadCpuTime() - c0;
+        ops++;
     }
 
     /** @return processes read by the C floor of a scrape (descriptors counted by the size of the fd directory) */
     @Benchmark
     public int cScrapeFloor() {
-        return floor.pf_scrape(floorRecords, floorCapacity, 1);
+        long c0 = THREADS.getCurrentThreadCpuTime();
+        int n = floor.pf_scrape(floorRecords, floorCapacity, NativeParts.Floor.FD_BY_SIZE);
+        counted(c0);
+        return n;
     }
 
     /** @return processes read by the C floor of a scrape with every fd directory listed */
     @Benchmark
     public int cScrapeFloorListing() {
-        return floor.pf_scrape(floorRecords, floorCapacity, 0);
+        long c0 = THREADS.getCurrentThreadCpuTime();
+        int n = floor.pf_scrape(floorRecords, floorCapacity, 0);
+        counted(c0);
+        return n;
+    }
+
+    /** @return processes read by the C reader of every file a scrape reads (status, limits, threads too) */
+    @Benchmark
+    public int cScrapeSameFiles() {
+        long c0 = THREADS.getCurrentThreadCpuTime();
+        int n = floor.pf_scrape(floorRecords, floorCapacity, NativeParts.Floor.SAME_FILES);
+        counted(c0);
+        return n;
+    }
+
+    /** @return the bytes of one HTTP scrape of process-exporter grouping by command name */
+    @Benchmark
+    public int exporterScrape() {
+        int n = exporter.scrape();
+        ops++;
+        return n;
+    }
+
+    /** @return the bytes of one HTTP scrape of process-exporter grouping by the two rules */
+    @Benchmark
+    public int exporterScrapeRules() {
+        int n = exporterRules.scrape();
+        ops++;
+        return n;
     }
 
     /**
@@ -142,8 +285,10 @@ public class ScrapeBenchmark {
      */
     @Benchmark
     public int scrape() throws IOException {
+        long c0 = THREADS.getCurrentThreadCpuTime();
         body.reset();
         writer.write(body, processes.collect(), EscapingScheme.ALLOW_UTF8);
+        counted(c0);
         return body.size();
     }
 
@@ -153,8 +298,10 @@ public class ScrapeBenchmark {
      */
     @Benchmark
     public int scrapeRules() throws IOException {
+        long c0 = THREADS.getCurrentThreadCpuTime();
         body.reset();
         writer.write(body, rules.collect(), EscapingScheme.ALLOW_UTF8);
+        counted(c0);
         return body.size();
     }
 
@@ -164,8 +311,10 @@ public class ScrapeBenchmark {
      */
     @Benchmark
     public int scrapeWithDeletedFiles() throws IOException {
+        long c0 = THREADS.getCurrentThreadCpuTime();
         body.reset();
         writer.write(body, withDeleted.collect(), EscapingScheme.ALLOW_UTF8);
+        counted(c0);
         return body.size();
     }
 }

@@ -217,6 +217,21 @@ public interface ProcessTable {
         throw new UnsupportedOperationException("this process table does not read resource limits");
     }
 
+    /**
+     * {@return the soft limit on a process's open file descriptors ({@code RLIMIT_NOFILE}, the {@code Max open
+     * files} line of {@code /proc/PID/limits}); empty if it is unlimited or not printed}
+     * Read afresh on every call, as {@link #limits(long)} (a limit can change at any time, {@code prlimit}); an
+     * implementation may read it more cheaply than the whole set, for a caller that asks for every process.
+     *
+     * @param pid a process id
+     * @throws NoSuchProcessException        if it does not exist
+     * @throws ProcessAccessDeniedException  if the kernel refuses to show it
+     * @throws UnsupportedOperationException if this implementation cannot read limits
+     */
+    default java.util.OptionalLong openFilesLimit(long pid) {
+        return limits(pid).openFiles().map(ResourceLimit::soft).orElse(java.util.OptionalLong.empty());
+    }
+
     /** {@return when the system booted ({@code btime} in {@code /proc/stat})} */
     Instant bootTime();
 

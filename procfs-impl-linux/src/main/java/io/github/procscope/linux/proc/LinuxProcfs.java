@@ -368,54 +368,57 @@ public final class LinuxProcfs implements ProcessTable {
         if (tids.isEmpty()) {
             ReadFailures.requirePresent(pid, pidDir);
         }
+        // Each thread's files read as a snapshot reads a process's (natively where it can, no path built per file).
         ProcBuffer buf = new ProcBuffer();
         List<ThreadInfo> out = new ArrayList<>(tids.size());
-        for (long tid : tids) {
-            String dir = taskDir + "/" + tid;
-            Path statFile = Path.of(dir, "stat");
-            ProcBuffer.Result r = buf.read(statFile);
-            if (r == ProcBuffer.Result.NOT_FOUND || r == ProcBuffer.Result.GONE) {
-                continue; // the thread exited
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+            for (long tid : tids) {
+                ProcBuffer.Result r = files.read(pid, tid, ProcFiles.Leaf.STAT, buf);
+                if (r == ProcBuffer.Result.NOT_FOUND || r == ProcBuffer.Result.GONE) {
+                    continue; // the thread exited
+                }
+                if (r == ProcBuffer.Result.DENIED) {
+                    throw ReadFailures.translate(pid, pidDir, taskFile(pid, tid, ProcFiles.Leaf.STAT), r);
+                }
+                ProcessStat stat = StatParser.parse(files.source(pid, tid, ProcFiles.Leaf.STAT), buf.bytes(),
+                        buf.length(), constants, buf.statFields(StatParser.ALL_FIELDS + 1));
+                if (stat.pid() != tid) {
+                    requireSameId(taskFile(pid, tid, ProcFiles.Leaf.STAT), stat, tid);
+                }
+                Optional<ProcessStatus> status = Optional.empty();
+                if (facets.contains(Facet.STATUS)) {
+                    ProcBuffer.Result sr = files.read(pid, tid, ProcFiles.Leaf.STATUS, buf);
+                    if (isThreadGone(sr, pid, tid)) {
+                        continue;
+                    }
+                    if (sr == ProcBuffer.Result.OK) {
+                        status = Optional.of(StatusParser.parse(taskFile(pid, tid, ProcFiles.Leaf.STATUS), buf.bytes(),
+                                buf.length()));
+                    }
+                }
+                Optional<ProcessIo> io = Optional.empty();
+                if (facets.contains(Facet.IO)) {
+                    ProcBuffer.Result ir = files.read(pid, tid, ProcFiles.Leaf.IO, buf);
+                    if (isThreadGone(ir, pid, tid)) {
+                        continue;
+                    }
+                    if (ir == ProcBuffer.Result.OK) {
+                        io = Optional.of(IoParser.parse(files.source(pid, tid, ProcFiles.Leaf.IO), buf.bytes(),
+                                buf.length()));
+                    }
+                }
+                Optional<String> wchan = Optional.empty();
+                if (facets.contains(Facet.WCHAN)) {
+                    ProcBuffer.Result wr = files.read(pid, tid, ProcFiles.Leaf.WCHAN, buf);
+                    if (isThreadGone(wr, pid, tid)) {
+                        continue;
+                    }
+                    if (wr == ProcBuffer.Result.OK) {
+                        wchan = WchanParser.parse(buf.bytes(), buf.length());
+                    }
+                }
+                out.add(new ThreadInfo(stat, pid, startTime(stat), status, io, wchan));
             }
-            if (r == ProcBuffer.Result.DENIED) {
-                throw ReadFailures.translate(pid, pidDir, statFile, r);
-            }
-            ProcessStat stat = StatParser.parse(statFile, buf.bytes(), buf.length(), constants);
-            requireSameId(statFile, stat, tid);
-            Optional<ProcessStatus> status = Optional.empty();
-            if (facets.contains(Facet.STATUS)) {
-                Path f = Path.of(dir, "status");
-                ProcBuffer.Result sr = buf.read(f);
-                if (isGone(sr, Path.of(dir))) {
-                    continue;
-                }
-                if (sr == ProcBuffer.Result.OK) {
-                    status = Optional.of(StatusParser.parse(f, buf.bytes(), buf.length()));
-                }
-            }
-            Optional<ProcessIo> io = Optional.empty();
-            if (facets.contains(Facet.IO)) {
-                Path f = Path.of(dir, "io");
-                ProcBuffer.Result ir = buf.read(f);
-                if (isGone(ir, Path.of(dir))) {
-                    continue;
-                }
-                if (ir == ProcBuffer.Result.OK) {
-                    io = Optional.of(IoParser.parse(() -> f, buf.bytes(), buf.length()));
-                }
-            }
-            Optional<String> wchan = Optional.empty();
-            if (facets.contains(Facet.WCHAN)) {
-                Path f = Path.of(dir, "wchan");
-                ProcBuffer.Result wr = buf.read(f);
-                if (isGone(wr, Path.of(dir))) {
-                    continue;
-                }
-                if (wr == ProcBuffer.Result.OK) {
-                    wchan = WchanParser.parse(buf.bytes(), buf.length());
-                }
-            }
-            out.add(new ThreadInfo(stat, pid, startTime(stat), status, io, wchan));
         }
         if (out.isEmpty()) {
             ReadFailures.requirePresent(pid, pidDir);
@@ -427,10 +430,35 @@ public final class LinuxProcfs implements ProcessTable {
     public ResourceLimits limits(long pid) {
         Pids.requireValid(pid);
         ProcBuffer buf = new ProcBuffer();
-        String dir = prefix + pid;
-        Path file = Path.of(dir, "limits");
-        buf.readProcessFile(pid, Path.of(dir), file);
-        return LimitsParser.parse(file, buf.bytes(), buf.length());
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+            readLimits(pid, files, buf);
+            return LimitsParser.parse(files.source(pid, ProcFiles.Leaf.LIMITS), buf.bytes(), buf.length());
+        }
+    }
+
+    /** Each thread's buffer for {@link #openFilesLimit}, which a scrape calls for every process. */
+    private static final ThreadLocal<ProcBuffer> LIMITS_BUFFER = ThreadLocal.withInitial(ProcBuffer::new);
+
+    /**
+     * Reads {@code /proc/PID/limits} as a snapshot reads its files (natively where it can, into a buffer kept
+     * per thread) and parses the {@code Max open files} line alone: a scrape asks this for every process.
+     */
+    @Override
+    public java.util.OptionalLong openFilesLimit(long pid) {
+        Pids.requireValid(pid);
+        ProcBuffer buf = LIMITS_BUFFER.get();
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+            readLimits(pid, files, buf);
+            return LimitsParser.openFilesSoft(files.source(pid, ProcFiles.Leaf.LIMITS), buf.bytes(), buf.length());
+        }
+    }
+
+    /** Reads {@code PID/limits} into {@code buf}, or throws what its absence or refusal means. */
+    private void readLimits(long pid, ProcFiles files, ProcBuffer buf) {
+        ProcBuffer.Result r = files.read(pid, ProcFiles.Leaf.LIMITS, buf);
+        if (r != ProcBuffer.Result.OK) {
+            throw ReadFailures.translate(pid, Path.of(prefix + pid), file(pid, ProcFiles.Leaf.LIMITS), r);
+        }
     }
 
     /**
@@ -588,6 +616,17 @@ public final class LinuxProcfs implements ProcessTable {
     /** @return whether a failed read means the process is gone ({@link ReadFailures}: stat gone too) */
     private static boolean isGone(ProcBuffer.Result r, ProcFiles files, long pid) {
         return r == ProcBuffer.Result.GONE || (r == ProcBuffer.Result.NOT_FOUND && !files.statExists(pid));
+    }
+
+    /** @return whether a failed read of a thread's file means the thread is gone (its {@code stat} gone too) */
+    private boolean isThreadGone(ProcBuffer.Result r, long pid, long tid) {
+        return r == ProcBuffer.Result.GONE || (r == ProcBuffer.Result.NOT_FOUND
+                && ReadFailures.processGone(Path.of(prefix + pid + "/task/" + tid)));
+    }
+
+    /** @return {@code ROOT/PID/task/TID/LEAF}, for messages */
+    private Path taskFile(long pid, long tid, ProcFiles.Leaf leaf) {
+        return Path.of(prefix + pid + "/task/" + tid, leaf.fileName);
     }
 
     private static boolean isGone(ProcBuffer.Result r, Path dir) {

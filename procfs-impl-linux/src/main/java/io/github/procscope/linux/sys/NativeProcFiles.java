@@ -100,14 +100,12 @@ final class NativeProcFiles extends ProcFiles {
     }
 
     @Override
-    public ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
-        int n = writePid(pid, path);
-        System.arraycopy(leaf.pathBytes, 0, path, n, leaf.pathBytes.length);
-        path[n + leaf.pathBytes.length] = 0;
+    public ProcBuffer.Result read(long pid, long tid, Leaf leaf, ProcBuffer buf) {
+        writePath(pid, tid, leaf, path);
         buf.clear();
         int fd = lib.openat(rootFd, path, openFlags);
         if (fd < 0) {
-            return outcome(runtime.getLastError(), prefix, pid, leaf);
+            return outcome(runtime.getLastError(), prefix, pid, tid, leaf);
         }
         try {
             while (true) {
@@ -118,11 +116,11 @@ final class NativeProcFiles extends ProcFiles {
                     if (more == 0) {
                         return ProcBuffer.Result.OK;
                     }
-                    requireRegularFile(fd, pid, leaf);
+                    requireRegularFile(fd, pid, tid, leaf);
                     if (more > 0) {
-                        throw ProcBuffer.tooLarge(file(prefix, pid, leaf), leaf.limit);
+                        throw ProcBuffer.tooLarge(file(prefix, pid, tid, leaf), leaf.limit);
                     }
-                    return outcome(runtime.getLastError(), prefix, pid, leaf);
+                    return outcome(runtime.getLastError(), prefix, pid, tid, leaf);
                 }
                 long r = lib.read(fd, chunk, room);
                 if (r < 0) {
@@ -131,13 +129,13 @@ final class NativeProcFiles extends ProcFiles {
                         continue;
                     }
                     if (errno == EAGAIN) {
-                        requireRegularFile(fd, pid, leaf);
+                        requireRegularFile(fd, pid, tid, leaf);
                     }
-                    return outcome(errno, prefix, pid, leaf);
+                    return outcome(errno, prefix, pid, tid, leaf);
                 }
                 if (r == 0) {
                     if (buf.length() == 0) {
-                        requireRegularFile(fd, pid, leaf); // a FIFO without a writer reads as empty
+                        requireRegularFile(fd, pid, tid, leaf); // a FIFO without a writer reads as empty
                     }
                     return ProcBuffer.Result.OK;
                 }
@@ -159,13 +157,13 @@ final class NativeProcFiles extends ProcFiles {
      *
      * @throws ProcfsException if it is a FIFO, device, socket or directory
      */
-    private void requireRegularFile(int fd, long pid, Leaf leaf) {
+    private void requireRegularFile(int fd, long pid, long tid, Leaf leaf) {
         if (lib.statx(fd, EMPTY_PATH, AT_EMPTY_PATH, STATX_TYPE, statx) != 0) {
             return; // its type unknown, the read's own outcome stands
         }
         int type = statx.getShort(STX_MODE_OFFSET) & S_IFMT;
         if (type != S_IFREG) {
-            throw ProcBuffer.notRegular(file(prefix, pid, leaf), kind(type));
+            throw ProcBuffer.notRegular(file(prefix, pid, tid, leaf), kind(type));
         }
     }
 

@@ -27,7 +27,7 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
     /** The per-process files read through this class. */
     public enum Leaf {
         STAT("stat", true), STATM("statm", true), STATUS("status", true), CMDLINE("cmdline", false),
-        CGROUP("cgroup", true), IO("io", true);
+        CGROUP("cgroup", true), IO("io", true), LIMITS("limits", true), WCHAN("wchan", true);
 
         public final String fileName;
         final byte[] pathBytes;
@@ -49,6 +49,7 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
 
     final String prefix;
     private long sourcePid;
+    private long sourceTid;
     private Leaf sourceLeaf;
 
     ProcFiles(String prefix) {
@@ -62,14 +63,26 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      * @return this, naming that file until the next call
      */
     public ByteCursor.Source source(long pid, Leaf leaf) {
+        return source(pid, 0, leaf);
+    }
+
+    /**
+     * Names {@code ROOT/PID/task/TID/LEAF} as {@link #source(long, Leaf)} names a process's file.
+     *
+     * @param tid the thread, or 0 for the process's own file
+     * @return this, naming that file until the next call
+     */
+    public ByteCursor.Source source(long pid, long tid, Leaf leaf) {
         this.sourcePid = pid;
+        this.sourceTid = tid;
         this.sourceLeaf = leaf;
         return this;
     }
 
     @Override
     public Path path() {
-        return sourceLeaf == null ? Path.of(prefix + sourcePid) : Path.of(prefix + sourcePid, sourceLeaf.fileName);
+        String dir = sourceTid > 0 ? prefix + sourcePid + "/task/" + sourceTid : prefix + sourcePid;
+        return sourceLeaf == null ? Path.of(dir) : Path.of(dir, sourceLeaf.fileName);
     }
 
     /** Whether a reader was opened before in this JVM: the first one starts no native loading. */
@@ -112,7 +125,18 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      * @return {@link ProcBuffer.Result#OK} with the bytes in {@code buf}, or why not
      * @throws ProcfsException for an I/O error other than the normal outcomes
      */
-    public abstract ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf);
+    public final ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
+        return read(pid, 0, leaf, buf);
+    }
+
+    /**
+     * Reads {@code ROOT/PID/task/TID/LEAF} (a thread's file) whole into {@code buf}, or with a {@code tid} of 0
+     * the process's own {@code ROOT/PID/LEAF}.
+     *
+     * @return {@link ProcBuffer.Result#OK} with the bytes in {@code buf}, or why not
+     * @throws ProcfsException for an I/O error other than the normal outcomes
+     */
+    public abstract ProcBuffer.Result read(long pid, long tid, Leaf leaf, ProcBuffer buf);
 
     /**
      * @return the uid owning {@code ROOT/PID} (the directory itself, not followed), or -1 if it is gone
@@ -171,8 +195,9 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
         }
 
         @Override
-        public ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
-            return buf.read(prefix + pid + "/" + leaf.fileName, leaf.limit);
+        public ProcBuffer.Result read(long pid, long tid, Leaf leaf, ProcBuffer buf) {
+            return buf.read(tid > 0 ? prefix + pid + "/task/" + tid + "/" + leaf.fileName
+                    : prefix + pid + "/" + leaf.fileName, leaf.limit);
         }
 
         @Override
@@ -216,7 +241,44 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
 
     /** @return the path of a process's file, for messages */
     static Path file(String prefix, long pid, Leaf leaf) {
-        return Path.of(prefix + pid, leaf.fileName);
+        return file(prefix, pid, 0, leaf);
+    }
+
+    /** @return the path of a thread's file ({@code tid} above 0) or a process's, for messages */
+    static Path file(String prefix, long pid, long tid, Leaf leaf) {
+        return tid > 0 ? Path.of(prefix + pid + "/task/" + tid, leaf.fileName) : Path.of(prefix + pid, leaf.fileName);
+    }
+
+    /**
+     * Writes {@code PID/LEAF}, or {@code PID/task/TID/LEAF} for a {@code tid} above 0, NUL-terminated, into the
+     * native readers' reused path buffer (64 bytes: two ids of at most 10 digits and the longest leaf fit).
+     */
+    static void writePath(long pid, long tid, Leaf leaf, byte[] path) {
+        int n = writePid(pid, path);
+        if (tid > 0) {
+            for (byte b : TASK) {
+                path[n++] = b;
+            }
+            n = writeDecimal(tid, path, n);
+        }
+        System.arraycopy(leaf.pathBytes, 0, path, n, leaf.pathBytes.length);
+        path[n + leaf.pathBytes.length] = 0;
+    }
+
+    private static final byte[] TASK = {'/', 't', 'a', 's', 'k', '/'};
+
+    /** Writes {@code v}'s decimal digits at {@code at}; @return where they end */
+    private static int writeDecimal(long v, byte[] path, int at) {
+        int digits = 1;
+        for (long x = v; x >= 10; x /= 10) {
+            digits++;
+        }
+        long x = v;
+        for (int i = at + digits - 1; i >= at; i--) {
+            path[i] = (byte) ('0' + (x % 10));
+            x /= 10;
+        }
+        return at + digits;
     }
 
     /**
@@ -224,10 +286,10 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      * ({@link ReadFailures#classify(int)}: not found, gone, denied); anything else is a {@link ProcfsException}
      * naming the file.
      */
-    static ProcBuffer.Result outcome(int errno, String prefix, long pid, Leaf leaf) {
+    static ProcBuffer.Result outcome(int errno, String prefix, long pid, long tid, Leaf leaf) {
         ProcBuffer.Result r = ReadFailures.classify(errno);
         if (r == null) {
-            Path f = file(prefix, pid, leaf);
+            Path f = file(prefix, pid, tid, leaf);
             throw new ProcfsException(f, "cannot read " + f + ": " + NativeFs.describe(errno));
         }
         return r;

@@ -56,15 +56,13 @@ final class WallProcFiles extends ProcFiles {
     }
 
     @Override
-    public ProcBuffer.Result read(long pid, Leaf leaf, ProcBuffer buf) {
-        int n = writePid(pid, path);
-        System.arraycopy(leaf.pathBytes, 0, path, n, leaf.pathBytes.length);
-        path[n + leaf.pathBytes.length] = 0;
+    public ProcBuffer.Result read(long pid, long tid, Leaf leaf, ProcBuffer buf) {
+        writePath(pid, tid, leaf, path);
         buf.clear();
         // O_NONBLOCK: a FIFO where a kernel file should be cannot block the open or a read.
         int fd = wall.openat(rootFd, path, NativeWall.O_RDONLY | NativeWall.O_CLOEXEC | NativeWall.O_NONBLOCK);
         if (fd < 0) {
-            return outcome(-fd, prefix, pid, leaf);
+            return outcome(-fd, prefix, pid, tid, leaf);
         }
         try {
             while (true) {
@@ -77,11 +75,11 @@ final class WallProcFiles extends ProcFiles {
                     if (more == 0) {
                         return ProcBuffer.Result.OK;
                     }
-                    requireRegularFile(fd, pid, leaf);
+                    requireRegularFile(fd, pid, tid, leaf);
                     if (more > 0) {
-                        throw ProcBuffer.tooLarge(file(prefix, pid, leaf), leaf.limit);
+                        throw ProcBuffer.tooLarge(file(prefix, pid, tid, leaf), leaf.limit);
                     }
-                    return outcome((int) -more, prefix, pid, leaf);
+                    return outcome((int) -more, prefix, pid, tid, leaf);
                 }
                 long r = wall.read(fd, buf.bytes(), buf.length(), room);
                 if (r < 0) {
@@ -89,13 +87,13 @@ final class WallProcFiles extends ProcFiles {
                         continue;
                     }
                     if (-r == EAGAIN) {
-                        requireRegularFile(fd, pid, leaf);
+                        requireRegularFile(fd, pid, tid, leaf);
                     }
-                    return outcome((int) -r, prefix, pid, leaf);
+                    return outcome((int) -r, prefix, pid, tid, leaf);
                 }
                 if (r == 0) {
                     if (buf.length() == 0) {
-                        requireRegularFile(fd, pid, leaf); // a FIFO without a writer reads as empty
+                        requireRegularFile(fd, pid, tid, leaf); // a FIFO without a writer reads as empty
                     }
                     return ProcBuffer.Result.OK;
                 }
@@ -115,13 +113,13 @@ final class WallProcFiles extends ProcFiles {
      *
      * @throws ProcfsException if it is a FIFO, device, socket or directory
      */
-    private void requireRegularFile(int fd, long pid, Leaf leaf) {
+    private void requireRegularFile(int fd, long pid, long tid, Leaf leaf) {
         if (wall.fstat(fd, status) != 0 || (status.mask & NativeWall.STATX_TYPE) == 0) {
             return; // its type unknown, the read's own outcome stands
         }
         int type = status.mode & FileStatus.S_IFMT;
         if (type != FileStatus.S_IFREG) {
-            throw ProcBuffer.notRegular(file(prefix, pid, leaf), NativeProcFiles.kind(type));
+            throw ProcBuffer.notRegular(file(prefix, pid, tid, leaf), NativeProcFiles.kind(type));
         }
     }
 

@@ -85,6 +85,48 @@ class LimitsParserTest {
         assertTrue(l.limits().get(0).name().startsWith("Max "));
     }
 
+    private static OptionalLong openFilesSoft(String s) {
+        byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+        return LimitsParser.openFilesSoft(() -> FILE, b, b.length);
+    }
+
+    @Test
+    void theOpenFilesLineAloneAgreesWithTheWholeParseOnEveryVariant() throws Exception {
+        String f = fixture();
+        String line = "Max open files            1024                 524288               files     \n";
+        assertTrue(f.contains(line), f);
+        String[] softs = {"0", "1", "64", "1024", "1048576", "9223372036854775806", "9223372036854775807",
+            "9223372036854775808", "18446744073709551614", "18446744073709551615", "unlimited"};
+        for (String soft : softs) {
+            String variant = f.replace(line, String.format("%-25s %-20s %-20s %-10s\n", "Max open files", soft,
+                    "unlimited", "files"));
+            OptionalLong whole = parse(variant).openFiles().orElseThrow().soft();
+            assertEquals(whole, openFilesSoft(variant), soft);
+        }
+        assertEquals(OptionalLong.of(1024), openFilesSoft(f));
+        // No such line: no limit, as the whole parse finds none.
+        String without = f.replace(line, "");
+        assertEquals(Optional.empty(), parse(without).openFiles());
+        assertEquals(OptionalLong.empty(), openFilesSoft(without));
+        // The name is matched whole, not as a prefix.
+        assertEquals(OptionalLong.empty(), openFilesSoft(f.replace("Max open files      ", "Max open files2     ")));
+    }
+
+    @Test
+    void theOpenFilesLineAloneRefusesWhatTheWholeParseRefusesUpToIt() throws Exception {
+        String f = fixture();
+        for (String bad : new String[] {"", "Max open files            1024   1024   files\n",
+            f.replace("1024                 524288 ", "lots                 524288 "),
+            f.replace("1024                 524288 ", "18446744073709551616 524288 "),
+            f.replace("1024                 524288 ", "unlimitedx           524288 "),
+            f.replace("Limit ", "Limits"),
+            f.replace("Max cpu time", "Max cpu\ntime")}) {
+            assertThrows(ProcfsParseException.class, () -> parse(bad), bad);
+            ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> openFilesSoft(bad), bad);
+            assertTrue(e.getMessage().contains("/proc/100/limits"), e.getMessage());
+        }
+    }
+
     @Test
     void wchanIsTheFunctionNameOrEmptyForARunningTask() {
         byte[] name = "do_epoll_wait".getBytes(StandardCharsets.US_ASCII);

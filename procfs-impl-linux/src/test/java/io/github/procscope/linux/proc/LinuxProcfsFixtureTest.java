@@ -156,6 +156,9 @@ class LinuxProcfsFixtureTest {
     void limitsAreReadFromTheProcessDirectory() {
         assertEquals(java.util.OptionalLong.of(1024), proc.limits(100).openFiles().orElseThrow().soft());
         assertThrows(NoSuchProcessException.class, () -> proc.limits(4242));
+        assertEquals(java.util.OptionalLong.of(1024), proc.openFilesLimit(100));
+        assertThrows(NoSuchProcessException.class, () -> proc.openFilesLimit(4242));
+        assertThrows(IllegalArgumentException.class, () -> proc.openFilesLimit(-1));
         assertThrows(IllegalArgumentException.class, () -> proc.limits(0));
     }
 

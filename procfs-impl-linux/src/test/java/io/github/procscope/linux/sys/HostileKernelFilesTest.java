@@ -56,7 +56,7 @@ class HostileKernelFilesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"100/stat", "100/statm", "100/status", "100/cmdline", "100/smaps", "100/smaps_rollup",
-        "100/maps", "100/fdinfo/3", "100/task/101/stat", "stat", "uptime", "meminfo", "self/mountinfo", "loadavg",
+        "100/maps", "100/limits", "100/fdinfo/3", "100/task/101/stat", "stat", "uptime", "meminfo", "self/mountinfo", "loadavg",
         "diskstats"})
     void aFifoInPlaceOfAKernelFileIsRefusedAtOnce(String relative) throws Exception {
         Path fifo = root.resolve(relative);
@@ -69,7 +69,7 @@ class HostileKernelFilesTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"stat", "statm", "status", "cmdline"})
+    @ValueSource(strings = {"stat", "statm", "status", "cmdline", "limits"})
     void theNativeReaderRefusesAFifoAtOnce(String leafName) throws Exception {
         mkfifo(root.resolve("100").resolve(leafName));
         ProcFiles.Leaf leaf = ProcFiles.Leaf.valueOf(leafName.toUpperCase(java.util.Locale.ROOT));

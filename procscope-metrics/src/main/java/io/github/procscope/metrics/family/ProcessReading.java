@@ -8,7 +8,6 @@ import io.github.procscope.api.process.Facet;
 import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessStatus;
 import io.github.procscope.api.process.ProcessTable;
-import io.github.procscope.api.process.ResourceLimit;
 import io.github.procscope.api.process.ThreadInfo;
 
 import java.util.EnumSet;
@@ -84,8 +83,7 @@ public final class ProcessReading {
             }
             try {
                 if (p.openFds().isPresent()) {
-                    OptionalLong soft = table.limits(p.pid()).openFiles().map(ResourceLimit::soft)
-                            .orElse(OptionalLong.empty());
+                    OptionalLong soft = table.openFilesLimit(p.pid());
                     if (soft.isPresent() && soft.getAsLong() > 0) {
                         r.fdRatio = p.openFds().getAsInt() / (double) soft.getAsLong();
                     }
