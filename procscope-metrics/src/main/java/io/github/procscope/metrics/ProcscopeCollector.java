@@ -132,11 +132,16 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
     }
 
     /**
-     * The grouper's facets, the open descriptors, I/O counters and status (context switches, swap) of the groups'
-     * metrics, and the cgroups too when GPU memory is reported per process (its owner labels).
+     * The grouper's facets, the open descriptors and I/O counters of the groups' metrics, the whole status only with
+     * the per-thread families (else each grouped process's counters of it, context switches and swap, are read
+     * alone: {@code ProcessTable.statusCounters}), and the cgroups too when GPU memory is reported per process (its
+     * owner labels).
      */
     private Set<Facet> facets() {
-        EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO, Facet.STATUS);
+        EnumSet<Facet> all = EnumSet.of(Facet.FDS, Facet.IO);
+        if (options.threads()) {
+            all.add(Facet.STATUS);
+        }
         all.addAll(options.grouper().facets());
         if (options.grouper() instanceof IdentityBoundGrouper) {
             all.remove(Facet.CMDLINE); // read once per process identity, by the assignments

@@ -232,6 +232,37 @@ public interface ProcessTable {
         return limits(pid).openFiles().map(ResourceLimit::soft).orElse(java.util.OptionalLong.empty());
     }
 
+    /**
+     * {@return a process's swapped memory and its context switches summed over its threads, from
+     * {@code /proc/PID/status} (and each {@code /proc/PID/task/TID/status} where it has more than one thread)}
+     * Read afresh on every call; an implementation may parse only these lines, for a caller that asks for every
+     * process. Threads that exit while being read are left out of the sums.
+     *
+     * @param pid a process id
+     * @throws NoSuchProcessException       if it does not exist
+     * @throws ProcessAccessDeniedException if the kernel refuses to show it
+     */
+    default StatusCounters statusCounters(long pid) {
+        ProcessStatus s = status(pid);
+        if (s.threads() <= 1) {
+            return new StatusCounters(s.memory().swapBytes(), s.voluntaryContextSwitches(),
+                    s.nonvoluntaryContextSwitches());
+        }
+        long voluntary = 0;
+        long nonvoluntary = 0;
+        for (ThreadInfo t : threads(pid, Set.of(Facet.STATUS))) {
+            if (t.status().isPresent()) {
+                voluntary += t.status().get().voluntaryContextSwitches().orElse(0);
+                nonvoluntary += t.status().get().nonvoluntaryContextSwitches().orElse(0);
+            }
+        }
+        return new StatusCounters(s.memory().swapBytes(),
+                s.voluntaryContextSwitches().isPresent() ? java.util.OptionalLong.of(voluntary)
+                        : java.util.OptionalLong.empty(),
+                s.nonvoluntaryContextSwitches().isPresent() ? java.util.OptionalLong.of(nonvoluntary)
+                        : java.util.OptionalLong.empty());
+    }
+
     /** {@return when the system booted ({@code btime} in {@code /proc/stat})} */
     Instant bootTime();
 

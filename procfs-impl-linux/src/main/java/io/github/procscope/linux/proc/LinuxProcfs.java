@@ -17,6 +17,7 @@ import io.github.procscope.api.process.ProcessStatm;
 import io.github.procscope.api.process.ProcessStatus;
 import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.process.ResourceLimits;
+import io.github.procscope.api.process.StatusCounters;
 import io.github.procscope.api.process.ThreadInfo;
 import io.github.procscope.api.process.UnreadableProcess;
 import io.github.procscope.linux.parse.AuxvParser;
@@ -27,6 +28,7 @@ import io.github.procscope.linux.parse.KernelStatParser;
 import io.github.procscope.linux.parse.LimitsParser;
 import io.github.procscope.linux.parse.StatParser;
 import io.github.procscope.linux.parse.StatmParser;
+import io.github.procscope.linux.parse.StatusCountersParser;
 import io.github.procscope.linux.parse.StatusParser;
 import io.github.procscope.linux.parse.UptimeParser;
 import io.github.procscope.linux.parse.WchanParser;
@@ -451,6 +453,64 @@ public final class LinuxProcfs implements ProcessTable {
             readLimits(pid, files, buf);
             return LimitsParser.openFilesSoft(files.source(pid, ProcFiles.Leaf.LIMITS), buf.bytes(), buf.length());
         }
+    }
+
+    /** Each thread's values for {@link #statusCounters}, which a scrape calls for every process. */
+    private static final ThreadLocal<StatusCountersParser.Values> COUNTERS =
+            ThreadLocal.withInitial(StatusCountersParser.Values::new);
+
+    /**
+     * Reads {@code /proc/PID/status} as a snapshot reads its files (natively where it can, into a buffer kept per
+     * thread) and parses only the lines of the counters ({@link StatusCountersParser}); where the process has more
+     * than one thread, each thread's status the same way for the sums.
+     */
+    @Override
+    public StatusCounters statusCounters(long pid) {
+        Pids.requireValid(pid);
+        ProcBuffer buf = LIMITS_BUFFER.get();
+        StatusCountersParser.Values v = COUNTERS.get();
+        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+            ProcBuffer.Result r = files.read(pid, ProcFiles.Leaf.STATUS, buf);
+            if (r != ProcBuffer.Result.OK) {
+                throw ReadFailures.translate(pid, Path.of(prefix + pid), file(pid, ProcFiles.Leaf.STATUS), r);
+            }
+            StatusCountersParser.parse(files.source(pid, ProcFiles.Leaf.STATUS), buf.bytes(), buf.length(), v);
+            long swap = v.swapBytes;
+            long voluntary = v.voluntary;
+            long nonvoluntary = v.nonvoluntary;
+            if (v.threads > 1) {
+                Path pidDir = Path.of(prefix + pid);
+                List<Long> tids;
+                try {
+                    tids = listNumeric(Path.of(prefix + pid + "/task"));
+                } catch (ProcfsException e) {
+                    ReadFailures.requirePresent(pid, pidDir);
+                    throw e;
+                }
+                long sumVoluntary = 0;
+                long sumNonvoluntary = 0;
+                for (long tid : tids) {
+                    ProcBuffer.Result tr = files.read(pid, tid, ProcFiles.Leaf.STATUS, buf);
+                    if (tr != ProcBuffer.Result.OK) {
+                        if (isThreadGone(tr, pid, tid)) {
+                            continue; // the thread exited
+                        }
+                        throw ReadFailures.translate(pid, pidDir, taskFile(pid, tid, ProcFiles.Leaf.STATUS), tr);
+                    }
+                    StatusCountersParser.parse(files.source(pid, tid, ProcFiles.Leaf.STATUS), buf.bytes(),
+                            buf.length(), v);
+                    sumVoluntary += Math.max(0, v.voluntary);
+                    sumNonvoluntary += Math.max(0, v.nonvoluntary);
+                }
+                voluntary = voluntary < 0 ? -1 : sumVoluntary;
+                nonvoluntary = nonvoluntary < 0 ? -1 : sumNonvoluntary;
+            }
+            return new StatusCounters(present(swap), present(voluntary), present(nonvoluntary));
+        }
+    }
+
+    private static java.util.OptionalLong present(long v) {
+        return v < 0 ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(v);
     }
 
     /** Reads {@code PID/limits} into {@code buf}, or throws what its absence or refusal means. */

@@ -58,6 +58,8 @@ class ParserContractTest {
         m.put("StatParser", b -> StatParser.parse(SOURCE, b, b.length, Fixtures.CONSTANTS));
         m.put("StatmParser", b -> StatmParser.parse(SOURCE, b, b.length, Fixtures.CONSTANTS));
         m.put("StatusParser", b -> StatusParser.parse(SOURCE, b, b.length));
+        m.put("StatusCountersParser", b -> StatusCountersParser.parse(() -> SOURCE, b, b.length,
+                new StatusCountersParser.Values()));
         m.put("UptimeParser", b -> UptimeParser.parse(SOURCE, b, b.length));
         m.put("ValueFileParser.number", b -> ValueFileParser.number(SOURCE, b, b.length));
         m.put("ValueFileParser.limit", b -> ValueFileParser.limit(SOURCE, b, b.length));
@@ -81,7 +83,8 @@ class ParserContractTest {
             "9223372036854775807", "9223372036854775808", "18446744073709551615", "18446744073709551616", "-1", "0",
             "1", "4096", "2147483648", " ", " ", "\t", "\n", "\n", ":", "-", ",", ";", " kB", "(", ")", "btime ",
             "ctxt ", "processes ", "MemTotal:", "pos:", "flags:", "mnt_id:", "ino:", "Rss:", "Pss:", "VmRSS:",
-            "VmFlags:", "00400000-00401000 r-xp 00000000 08:01 ", " sda ", "100 (job) S", "Uid:", "rchar: ", "max");
+            "VmFlags:", "VmSwap:", "Threads:", "voluntary_ctxt_switches:", "00400000-00401000 r-xp 00000000 08:01 ",
+            " sda ", "100 (job) S", "Uid:", "rchar: ", "max");
 
     /** Lines of kernel-file tokens and edge numbers, so that every parser meets -2^63 and 2^64-1 in its fields. */
     private static Gen<byte[]> edgeNumberBytes() {

@@ -8,6 +8,7 @@ import io.github.procscope.api.process.Facet;
 import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessStatus;
 import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.StatusCounters;
 import io.github.procscope.api.process.ThreadInfo;
 
 import java.util.EnumSet;
@@ -74,14 +75,21 @@ public final class ProcessReading {
          */
         public ProcessReading read(ProcessInfo p) {
             ProcessReading r = new ProcessReading();
-            r.partial = p.status().isEmpty() || p.io().isEmpty() || p.openFds().isEmpty();
-            if (p.status().isPresent()) {
-                ProcessStatus st = p.status().get();
-                r.swapBytes = st.memory().swapBytes().orElse(0);
-                r.voluntary = st.voluntaryContextSwitches().orElse(0);
-                r.nonvoluntary = st.nonvoluntaryContextSwitches().orElse(0);
-            }
+            r.partial = p.io().isEmpty() || p.openFds().isEmpty();
             try {
+                if (threads && p.status().isPresent()) { // read whole with the threads; their sums follow
+                    ProcessStatus st = p.status().get();
+                    r.swapBytes = st.memory().swapBytes().orElse(0);
+                    r.voluntary = st.voluntaryContextSwitches().orElse(0);
+                    r.nonvoluntary = st.nonvoluntaryContextSwitches().orElse(0);
+                } else {
+                    // The counters alone, summed over its threads where it has several.
+                    StatusCounters sc = table.statusCounters(p.pid());
+                    r.partial |= threads; // with -threads the snapshot reads the status, and it had none
+                    r.swapBytes = sc.swapBytes().orElse(0);
+                    r.voluntary = sc.voluntaryContextSwitches().orElse(0);
+                    r.nonvoluntary = sc.nonvoluntaryContextSwitches().orElse(0);
+                }
                 if (p.openFds().isPresent()) {
                     OptionalLong soft = table.openFilesLimit(p.pid());
                     if (soft.isPresent() && soft.getAsLong() > 0) {
@@ -93,11 +101,9 @@ public final class ProcessReading {
                     r.pssBytes = t.pssBytes();
                     r.swapPssBytes = t.counters().swapPssBytes().orElse(0);
                 }
-                if (threads || p.threads() > 1) {
-                    List<ThreadInfo> list = table.threads(p.pid(), threads ? THREAD_FACETS : EnumSet.of(Facet.STATUS));
-                    if (threads) {
-                        r.threads = list;
-                    }
+                if (threads) {
+                    List<ThreadInfo> list = table.threads(p.pid(), THREAD_FACETS);
+                    r.threads = list;
                     if (p.threads() > 1) {
                         long voluntary = 0;
                         long nonvoluntary = 0;
