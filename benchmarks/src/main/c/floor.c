@@ -268,11 +268,7 @@ static void thread_switches(int procfd, const char *pid, char *path, char *buf, 
             continue;
         }
         memcpy(task, e->d_name, t);
-        memcpy(task + t, "/stat", 6);
-        if (read_at(dirfd(d), task, buf, cap) <= 0) { /* the scrape reads each thread's stat, then its status */
-            continue;
-        }
-        memcpy(task + t, "/status", 8);
+        memcpy(task + t, "/status", 8); /* the scrape reads each thread's status alone */
         ssize_t len = read_at(dirfd(d), task, buf, cap);
         if (len > 0) {
             voluntary += status_value(buf, (size_t) len, "voluntary_ctxt_switches");

@@ -41,7 +41,7 @@ final class NativeParts {
         int STATUS = 2;
         /** {@link #pf_scrape}: read {@code /proc/PID/limits} too (the soft limit on open files). */
         int LIMITS = 4;
-        /** {@link #pf_scrape}: read each thread's {@code stat} and {@code status} of a process of several threads. */
+        /** {@link #pf_scrape}: read each thread's {@code status} of a process of several threads. */
         int THREADS = 8;
         /** {@link #pf_scrape}: every file a default scrape of today reads, descriptors counted by size. */
         int SAME_FILES = FD_BY_SIZE | STATUS | LIMITS | THREADS;

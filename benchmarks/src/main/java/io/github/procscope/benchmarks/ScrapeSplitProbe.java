@@ -19,9 +19,11 @@ import java.util.Set;
 /**
  * Where a default scrape's time goes: the reads it makes, timed one by one as the calling thread's CPU time,
  * interleaved round by round with the whole scrape ({@code collect}) and the C reader of the same files: the
- * snapshot alone, the snapshot with the facets a scrape asks for (open descriptors, I/O counters, status), the soft
- * limit on open files of every process ({@code worst_fd_ratio}), and the threads of every multi-threaded process
- * with their status (context switches summed over threads).
+ * snapshot alone, the snapshot with the facets a scrape asks for (open descriptors, I/O counters) and with the whole
+ * status besides (what a scrape read before it read the status's counters alone), the soft limit on open files of
+ * every process ({@code worst_fd_ratio}), the status counters of every process (swap, context switches summed over
+ * threads: {@code statusCounters}, what a scrape reads now), and the threads of every multi-threaded process with
+ * their whole status (the sums as a scrape read them before).
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar -Dprocscope.bench.native=benchmarks/target/native
  * io.github.procscope.benchmarks.ScrapeSplitProbe [N] [ROUNDS]} (defaults 1,000 and 15, after 5 rounds of warm-up)
@@ -44,12 +46,14 @@ public final class ScrapeSplitProbe {
         int capacity = n + 8192;
         com.sun.jna.Memory records = new com.sun.jna.Memory(capacity * floor.pf_scraped_size());
         ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-        String[] names = {"snapshot (stat, statm, owner)", "snapshot with FDS, IO, STATUS", "openFilesLimit, every process",
-            "threads(STATUS), multi-threaded processes", "the whole scrape (collect)", "C reader of the same files"};
+        String[] names = {"snapshot (stat, statm, owner)", "snapshot with FDS, IO", "snapshot with FDS, IO, STATUS",
+            "openFilesLimit, every process", "statusCounters, every process", "threads(STATUS), multi-threaded ones",
+            "the whole scrape (collect)", "C reader of the same files"};
         long[][] took = new long[names.length][rounds];
         int processes = 0;
         int threads = 0;
-        Set<Facet> scrapeFacets = EnumSet.of(Facet.FDS, Facet.IO, Facet.STATUS);
+        Set<Facet> scrapeFacets = EnumSet.of(Facet.FDS, Facet.IO);
+        Set<Facet> wholeStatus = EnumSet.of(Facet.FDS, Facet.IO, Facet.STATUS);
         try (Fleet fleet = Fleet.start(n);
              ProcscopeCollector collector = new ProcscopeCollector(MetricsSources.of(Procscope.system().processes()),
                      ExporterOptions.defaults().withHostname("bench"))) {
@@ -63,6 +67,8 @@ public final class ScrapeSplitProbe {
                 t[1] = cpu.getCurrentThreadCpuTime();
                 ProcessSnapshot s = table.snapshot(scrapeFacets);
                 t[2] = cpu.getCurrentThreadCpuTime();
+                table.snapshot(wholeStatus);
+                t[3] = cpu.getCurrentThreadCpuTime();
                 for (ProcessInfo p : s.processes()) {
                     try {
                         table.openFilesLimit(p.pid());
@@ -70,7 +76,15 @@ public final class ScrapeSplitProbe {
                         // gone or refused: as the scrape, it goes on
                     }
                 }
-                t[3] = cpu.getCurrentThreadCpuTime();
+                t[4] = cpu.getCurrentThreadCpuTime();
+                for (ProcessInfo p : s.processes()) {
+                    try {
+                        table.statusCounters(p.pid());
+                    } catch (ProcscopeException e) {
+                        // gone or refused
+                    }
+                }
+                t[5] = cpu.getCurrentThreadCpuTime();
                 int th = 0;
                 for (ProcessInfo p : s.processes()) {
                     if (p.threads() > 1) {
@@ -81,11 +95,11 @@ public final class ScrapeSplitProbe {
                         }
                     }
                 }
-                t[4] = cpu.getCurrentThreadCpuTime();
-                collector.collect();
-                t[5] = cpu.getCurrentThreadCpuTime();
-                floor.pf_scrape(records, capacity, NativeParts.Floor.SAME_FILES);
                 t[6] = cpu.getCurrentThreadCpuTime();
+                collector.collect();
+                t[7] = cpu.getCurrentThreadCpuTime();
+                floor.pf_scrape(records, capacity, NativeParts.Floor.SAME_FILES);
+                t[8] = cpu.getCurrentThreadCpuTime();
                 if (round >= 0) {
                     for (int k = 0; k < names.length; k++) {
                         took[k][round] = t[k + 1] - t[k];
