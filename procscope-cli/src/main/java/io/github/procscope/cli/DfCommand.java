@@ -1,8 +1,8 @@
 package io.github.procscope.cli;
 
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.core.DeviceNumber;
 import io.github.procscope.api.disk.FileSystemUsage;
+import io.github.procscope.api.system.SystemResources;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -23,8 +23,8 @@ import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.databind.util.NameTransformer;
 
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.UnreadableProcess;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.UnreadableProcess;
 import io.github.procscope.api.signals.SignalSet;
 
 import java.io.IOException;

@@ -2,8 +2,8 @@ package io.github.procscope.linux.sys;
 
 import io.github.procscope.linux.sys.internal.NativeLibc;
 
-import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
@@ -106,7 +106,7 @@ public final class NativeAccess implements ProcessCalls {
         NativeLibc.Loaded loaded;
         try {
             loaded = NativeLibc.get("kill");
-        } catch (io.github.procscope.api.NativeUnavailableException e) {
+        } catch (io.github.procscope.api.core.NativeUnavailableException e) {
             throw new SignalsUnavailableException(e.getMessage(), e);
         }
         String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);

@@ -2,7 +2,7 @@ package io.github.procscope.linux.sys;
 
 import io.github.procscope.linux.sys.internal.NativeLibc;
 
-import io.github.procscope.api.NativeUnavailableException;
+import io.github.procscope.api.core.NativeUnavailableException;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.Out;

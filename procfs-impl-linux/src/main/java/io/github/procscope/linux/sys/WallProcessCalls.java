@@ -1,7 +1,7 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.Signal;
 
 import java.util.List;
 import java.util.Map;

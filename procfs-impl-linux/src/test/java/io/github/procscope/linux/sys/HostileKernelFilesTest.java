@@ -1,11 +1,11 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.testing.Fixtures;
 
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.process.Facet;
 import io.github.procscope.linux.sys.internal.NativeLibc;
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcfsException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

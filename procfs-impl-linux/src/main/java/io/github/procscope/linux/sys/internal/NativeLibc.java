@@ -1,6 +1,6 @@
 package io.github.procscope.linux.sys.internal;
 
-import io.github.procscope.api.NativeUnavailableException;
+import io.github.procscope.api.core.NativeUnavailableException;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.In;
