@@ -13,7 +13,7 @@ import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.StopReport.Ending;
 import io.github.procscope.api.signals.StopReport.StoppedProcess;
-import io.github.procscope.linux.sys.NativeAccess;
+import io.github.procscope.linux.sys.Errno;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -298,7 +298,7 @@ final class GracefulStop {
                 nat.close(fd);
                 return false;
             }
-            if (fd == -NativeAccess.ESRCH) {
+            if (fd == -Errno.ESRCH) {
                 return true;
             }
         }
@@ -408,7 +408,7 @@ final class GracefulStop {
     private Member checkThroughPidfd(ProcessInfo p, boolean isTarget, OptionalLong endedTwin, ExitWaiter waiter,
                                      long start) {
         int fd = nat.pidfdOpen(p.pid());
-        if (fd == -NativeAccess.ESRCH) {
+        if (fd == -Errno.ESRCH) {
             return null; // gone: the target is then listed as gone once the first scan is through
         }
         if (fd < 0) {
@@ -575,7 +575,7 @@ final class GracefulStop {
             long pid = m.key.pid();
             if (usePidfd) {
                 int fd = nat.pidfdOpen(pid);
-                if (fd == -NativeAccess.ESRCH) {
+                if (fd == -Errno.ESRCH) {
                     return true;
                 }
                 if (fd >= 0) {

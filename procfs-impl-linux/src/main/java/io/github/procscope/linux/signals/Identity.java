@@ -9,7 +9,7 @@ import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.ProcessTable;
 import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.sys.NativeAccess;
+import io.github.procscope.linux.sys.Errno;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -41,7 +41,7 @@ final class Identity {
     ProcessKey key(long pid) {
         Pids.requireValid(pid);
         int fd = openPidfd(pid);
-        if (fd == -NativeAccess.ESRCH) {
+        if (fd == -Errno.ESRCH) {
             throw new NoSuchProcessException(pid, "no such process: " + pid);
         }
         if (fd < 0) {
@@ -70,7 +70,7 @@ final class Identity {
         Objects.requireNonNull(handle, "handle");
         long pid = handle.pid();
         int fd = openPidfd(pid);
-        if (fd == -NativeAccess.ESRCH || !handle.isAlive()) {
+        if (fd == -Errno.ESRCH || !handle.isAlive()) {
             if (fd >= 0) {
                 nat.close(fd);
             }
@@ -158,7 +158,7 @@ final class Identity {
         Objects.requireNonNull(key, "key");
         if (key.pidfsInode().isPresent()) {
             int fd = openPidfd(key.pid());
-            if (fd == -NativeAccess.ESRCH) {
+            if (fd == -Errno.ESRCH) {
                 return false;
             }
             if (fd >= 0) {
