@@ -13,16 +13,23 @@ public final class Errno {
     public static final int EINTR = 4;
     public static final int EAGAIN = 11;
     public static final int EACCES = 13;
+    public static final int ENOTDIR = 20;
     public static final int EPIPE = 32;
     public static final int ENOSYS = 38;
 
     private Errno() {
     }
 
-    /** @return the errno's symbolic name and text, e.g. {@code EACCES (Permission denied)} */
+    /**
+     * @return the errno's symbolic name and text, e.g. {@code EACCES (Permission denied)}, or {@code errno N} for
+     *         a number the platform does not name
+     */
     public static String describe(int errno) {
         try {
             jnr.constants.platform.Errno e = jnr.constants.platform.Errno.valueOf(errno);
+            if (e == null || !e.defined()) {
+                return "errno " + errno;
+            }
             return e.name() + " (" + e.description() + ")";
         } catch (RuntimeException ex) {
             return "errno " + errno;
