@@ -124,33 +124,52 @@ public final class ProcessCalls {
                 pidfs = false;
                 return false;
             }
+            // Init and the parent first: one pidfd each. Only where neither can be opened (a PID namespace of
+            // its own) are the others listed, which reads every process's stat.
             java.util.LinkedHashSet<Long> others = new java.util.LinkedHashSet<>();
             others.add(1L);
             ProcessHandle.current().parent().ifPresent(p -> others.add(p.pid()));
-            try (java.util.stream.Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
-                all.limit(16).forEach(p -> others.add(p.pid()));
-            }
             others.remove(selfPid);
             FileStatus theirs = new FileStatus();
-            for (long other : others) {
-                int fd = wall.pidfdOpen(other);
-                if (fd < 0) {
-                    continue;
+            Boolean answer = differentInode(others, mine, theirs);
+            if (answer == null) {
+                java.util.LinkedHashSet<Long> more = new java.util.LinkedHashSet<>();
+                try (java.util.stream.Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
+                    all.limit(16).forEach(p -> more.add(p.pid()));
                 }
-                try {
-                    if (wall.fstat(fd, theirs) == 0 && (theirs.mask & NativeWall.STATX_INO) != 0) {
-                        known = theirs.ino != mine.ino;
-                        pidfs = known;
-                        return known;
-                    }
-                } finally {
-                    wall.close(fd);
-                }
+                more.remove(selfPid);
+                more.removeAll(others);
+                answer = differentInode(more, mine, theirs);
+            }
+            if (answer != null) {
+                pidfs = answer;
+                return answer;
             }
             return false;
         } finally {
             wall.close(self);
         }
+    }
+
+    /**
+     * @return whether the pidfd of the first of {@code pids} that can be opened has another inode than
+     *         {@code mine}, or {@code null} if none can be opened and stat'ed
+     */
+    private Boolean differentInode(java.util.Set<Long> pids, FileStatus mine, FileStatus theirs) {
+        for (long other : pids) {
+            int fd = wall.pidfdOpen(other);
+            if (fd < 0) {
+                continue;
+            }
+            try {
+                if (wall.fstat(fd, theirs) == 0 && (theirs.mask & NativeWall.STATX_INO) != 0) {
+                    return theirs.ino != mine.ino;
+                }
+            } finally {
+                wall.close(fd);
+            }
+        }
+        return null;
     }
 
     /**
