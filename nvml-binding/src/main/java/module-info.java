@@ -15,5 +15,5 @@ module io.github.procscope.nvml {
     exports io.github.procscope.nvml;
     opens io.github.procscope.nvml to com.sun.jna;
 
-    provides io.github.procscope.api.spi.GpusProvider with io.github.procscope.nvml.NvmlGpusProvider;
+    provides io.github.procscope.api.GpusProvider with io.github.procscope.nvml.NvmlGpusProvider;
 }

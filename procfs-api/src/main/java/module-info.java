@@ -6,19 +6,20 @@
 module io.github.procscope.api {
     exports io.github.procscope.api;
     exports io.github.procscope.api.cgroup;
+    exports io.github.procscope.api.core;
     exports io.github.procscope.api.diagnose;
     exports io.github.procscope.api.events;
     exports io.github.procscope.api.disk;
     exports io.github.procscope.api.files;
     exports io.github.procscope.api.gpu;
-    exports io.github.procscope.api.gpu.monitor;
     exports io.github.procscope.api.job;
     exports io.github.procscope.api.kubernetes;
     exports io.github.procscope.api.memory;
+    exports io.github.procscope.api.process;
     exports io.github.procscope.api.signals;
-    exports io.github.procscope.api.spi;
+    exports io.github.procscope.api.system;
 
-    uses io.github.procscope.api.spi.PlatformProvider;
-    uses io.github.procscope.api.spi.GpusProvider;
-    uses io.github.procscope.api.spi.KubernetesNamesProvider;
+    uses io.github.procscope.api.PlatformProvider;
+    uses io.github.procscope.api.GpusProvider;
+    uses io.github.procscope.api.KubernetesNamesProvider;
 }

@@ -28,5 +28,5 @@ module io.github.procscope.linux {
     // for use outside this module.
     exports io.github.procscope.linux.sys.internal;
 
-    provides io.github.procscope.api.spi.PlatformProvider with io.github.procscope.linux.platform.LinuxPlatform;
+    provides io.github.procscope.api.PlatformProvider with io.github.procscope.linux.platform.LinuxPlatform;
 }

@@ -22,6 +22,6 @@ module io.github.procscope.kubernetes {
 
     exports io.github.procscope.kubernetes;
 
-    provides io.github.procscope.api.spi.KubernetesNamesProvider
+    provides io.github.procscope.api.KubernetesNamesProvider
             with io.github.procscope.kubernetes.GrpcKubernetesNamesProvider;
 }

@@ -1,9 +1,9 @@
 package io.github.procscope.benchmarks;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessTable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

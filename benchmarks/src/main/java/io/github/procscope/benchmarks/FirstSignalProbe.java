@@ -1,10 +1,10 @@
 package io.github.procscope.benchmarks;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.SendResult;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 
 /**

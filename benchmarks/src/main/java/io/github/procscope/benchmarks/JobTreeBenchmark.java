@@ -1,13 +1,13 @@
 package io.github.procscope.benchmarks;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTable;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -60,7 +60,7 @@ public class JobTreeBenchmark {
         }
         table = Procscope.system().processes();
         root = table.process(job.pid(), Set.of()).key();
-        tree = table.jobTree(root, JobTreeOptions.basic());
+        tree = Procscope.system().jobTree(root, JobTreeOptions.basic());
         JobSample s = tree.refresh();
         if (s.members().size() != 20) {
             throw new IllegalStateException("the job has " + s.members().size() + " processes, not 20");

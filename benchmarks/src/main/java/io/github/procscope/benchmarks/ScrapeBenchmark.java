@@ -1,9 +1,9 @@
 package io.github.procscope.benchmarks;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.metrics.ExporterOptions;
 import io.github.procscope.metrics.MetricsSources;
 import io.github.procscope.metrics.ProcessGrouper;

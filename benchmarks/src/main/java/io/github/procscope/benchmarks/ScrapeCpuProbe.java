@@ -2,7 +2,7 @@ package io.github.procscope.benchmarks;
 
 import io.github.procscope.api.Procscope;
 import com.sun.jna.Memory;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.metrics.ExporterOptions;
 import io.github.procscope.metrics.MetricsSources;
 import io.github.procscope.metrics.ProcscopeCollector;

@@ -1,12 +1,12 @@
 package io.github.procscope.examples;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ProcessTree;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.github.procscope.examples;
 
-import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.Procscope;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
@@ -54,7 +54,7 @@ public final class WatchAndStopJob {
         Procscope host = Procscope.system();
         Process job = new ProcessBuilder(command).inheritIO().start();
         ProcessKey root = host.processes().key(job.pid());
-        JobTree tree = host.processes().jobTree(root, JobTreeOptions.basic());
+        JobTree tree = host.jobTree(root, JobTreeOptions.basic());
         for (int i = 0; i < samples; i++) {
             Thread.sleep(interval.toMillis());
             JobSample sample = tree.refresh();

@@ -1,9 +1,9 @@
 package io.github.procscope.examples;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.Signal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

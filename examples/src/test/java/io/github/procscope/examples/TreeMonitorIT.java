@@ -1,8 +1,8 @@
 package io.github.procscope.examples;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessTable;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

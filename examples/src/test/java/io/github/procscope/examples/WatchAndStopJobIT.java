@@ -1,8 +1,8 @@
 package io.github.procscope.examples;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.StopReport;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.github.procscope.nvml;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
 import io.github.procscope.api.files.HeldFile;
 import io.github.procscope.api.files.HeldFilesScan;
 import io.github.procscope.api.files.OpenFd;

@@ -3,7 +3,7 @@ package io.github.procscope.nvml;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.gpu.EccErrorCounts;
 import io.github.procscope.api.gpu.GpuMemory;
 import io.github.procscope.api.gpu.GpuModes;

@@ -1,8 +1,8 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.GpusProvider;
 import io.github.procscope.api.Procscope;
 import io.github.procscope.api.gpu.Gpus;
-import io.github.procscope.api.spi.GpusProvider;
 
 /** Registers {@link NvmlGpus} with {@link java.util.ServiceLoader} for {@link Procscope#openGpus()}. */
 public final class NvmlGpusProvider implements GpusProvider {

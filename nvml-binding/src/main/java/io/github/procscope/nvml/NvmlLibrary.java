@@ -4,8 +4,8 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Pointer;
-import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUnavailableException.Reason;
+import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.NvmlException;
 import io.github.procscope.api.gpu.NvmlReturn;
 

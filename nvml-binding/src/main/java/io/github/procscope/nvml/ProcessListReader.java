@@ -3,8 +3,8 @@ package io.github.procscope.nvml;
 import com.sun.jna.Memory;
 import com.sun.jna.Pointer;
 import com.sun.jna.ptr.IntByReference;
-import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.Pids;
+import io.github.procscope.api.core.ProcscopeException;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.github.procscope.nvml;
 
-import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.api.files.DeletedFilesScan;
 import io.github.procscope.api.files.HeldFile;
 import io.github.procscope.api.files.HeldFilesScan;
@@ -78,7 +78,7 @@ class DeviceFileScannerIT {
         }
 
         @Override
-        public io.github.procscope.api.ProcessKey key(long pid) {
+        public io.github.procscope.api.core.ProcessKey key(long pid) {
             asked.add("key " + pid);
             throw new UnsupportedOperationException();
         }

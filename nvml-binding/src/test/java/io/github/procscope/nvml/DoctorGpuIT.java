@@ -5,8 +5,8 @@ import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
-import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.doctor.LinuxDoctor;
+import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 

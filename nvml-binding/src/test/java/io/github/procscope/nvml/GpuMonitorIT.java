@@ -1,15 +1,15 @@
 package io.github.procscope.nvml;
 
-import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.api.gpu.monitor.DmonFormat;
+import io.github.procscope.api.core.ProcscopeException;
+import io.github.procscope.api.gpu.DmonFormat;
 import io.github.procscope.api.gpu.GpuDevice;
-import io.github.procscope.api.gpu.monitor.GpuMonitor;
-import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
-import io.github.procscope.api.gpu.monitor.GpuMonitorListener;
+import io.github.procscope.api.gpu.GpuMonitor;
+import io.github.procscope.api.gpu.GpuMonitorListener;
+import io.github.procscope.api.gpu.GpuMonitorOptions;
 import io.github.procscope.api.gpu.GpuSample;
-import io.github.procscope.api.gpu.monitor.GpuSummary;
-import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
-import io.github.procscope.api.gpu.monitor.IdleHoldingVerdict;
+import io.github.procscope.api.gpu.GpuSummary;
+import io.github.procscope.api.gpu.IdleHoldingRule;
+import io.github.procscope.api.gpu.IdleHoldingVerdict;
 import io.github.procscope.api.gpu.NvmlException;
 import io.github.procscope.api.gpu.NvmlReturn;
 import io.github.procscope.testing.Spawned;

@@ -1,11 +1,11 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.gpu.GpuDevice;
+import io.github.procscope.api.gpu.GpuMonitor;
+import io.github.procscope.api.gpu.GpuMonitorListener;
+import io.github.procscope.api.gpu.GpuMonitorOptions;
 import io.github.procscope.api.gpu.GpuSample;
-import io.github.procscope.api.gpu.monitor.GpuMonitor;
-import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
-import io.github.procscope.api.gpu.monitor.GpuMonitorListener;
-import io.github.procscope.api.ProcscopeException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

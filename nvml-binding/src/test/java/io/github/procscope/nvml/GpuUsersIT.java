@@ -1,9 +1,9 @@
 package io.github.procscope.nvml;
 
-import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.GpuUsers;
+import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.linux.proc.LinuxOpenFiles;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.testing.Spawned;

@@ -1,7 +1,7 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.GpusProvider;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.spi.GpusProvider;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,8 +1,8 @@
 package io.github.procscope.nvml;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUnavailableException.Reason;
+import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.gpu.InaccessibleGpu;
 import io.github.procscope.api.gpu.NvmlReturn;

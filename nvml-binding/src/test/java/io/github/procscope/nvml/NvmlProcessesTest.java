@@ -1,6 +1,6 @@
 package io.github.procscope.nvml;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuProcessType;
 import io.github.procscope.api.gpu.GpuProcessUtilization;

@@ -1,7 +1,7 @@
 package io.github.procscope.nvml;
 
 import com.sun.jna.Memory;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

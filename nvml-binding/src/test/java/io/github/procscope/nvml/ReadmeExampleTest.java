@@ -1,17 +1,17 @@
 package io.github.procscope.nvml;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.gpu.monitor.DmonFormat;
+import io.github.procscope.api.gpu.DmonFormat;
 import io.github.procscope.api.gpu.GpuDevice;
-import io.github.procscope.api.gpu.monitor.GpuMonitor;
-import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
+import io.github.procscope.api.gpu.GpuMonitor;
+import io.github.procscope.api.gpu.GpuMonitorOptions;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuSample;
-import io.github.procscope.api.gpu.monitor.GpuSummary;
+import io.github.procscope.api.gpu.GpuSummary;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.process.ProcessTable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,6 @@
 package io.github.procscope.nvml;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.gpu.GpmMetrics;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuModes;
@@ -12,6 +11,7 @@ import io.github.procscope.api.gpu.GpuSample;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.process.ProcessTable;
 
 import java.io.IOException;
 import java.nio.file.Files;

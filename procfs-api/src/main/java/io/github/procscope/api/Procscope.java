@@ -1,16 +1,23 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.core.ImplementationNotFoundException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.JobSupervisor;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.api.kubernetes.KubernetesOptions;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signals;
+import io.github.procscope.api.system.SystemResources;
 
 import java.nio.file.Path;
 import java.util.Optional;
@@ -27,7 +34,7 @@ import java.util.Optional;
  * }</pre>
  *
  * <p>The implementation ({@code procfs-impl-linux}) is found through {@link java.util.ServiceLoader}
- * ({@link io.github.procscope.api.spi.PlatformProvider}); code that compiles against {@code procfs-api}
+ * ({@link io.github.procscope.api.PlatformProvider}); code that compiles against {@code procfs-api}
  * alone needs it at run time only. GPUs come from a second, optional implementation ({@code nvml-binding}).
  *
  * <p><b>Caching.</b> One rule everywhere: a success is kept, a failure is not. {@link #system()} returns
@@ -161,6 +168,19 @@ public interface Procscope {
      * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
      */
     Doctor doctor(Optional<KernelLog> kernelLog, boolean gpus);
+
+    /**
+     * Opens a view of one job's process tree under this root that is cheap to refresh (see {@link JobTree}).
+     * Opening scans every process once, for members the children lists cannot reach.
+     *
+     * @param root    the job's root; checked by its start time, so a reused pid is refused
+     * @param options what to read per process
+     * @return the tree
+     * @throws io.github.procscope.api.core.NoSuchProcessException if the root is not running (or its pid now
+     *         names another process)
+     * @throws ProcfsUnavailableException if the procfs root does not exist or is not a procfs
+     */
+    JobTree jobTree(ProcessKey root, JobTreeOptions options);
 
     /**
      * {@return the supervisor of jobs on the live system: commands launched in their own session, watched,

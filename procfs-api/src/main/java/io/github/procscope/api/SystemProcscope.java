@@ -1,13 +1,10 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.core.ImplementationNotFoundException;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.api.kubernetes.KubernetesOptions;
-import io.github.procscope.api.spi.GpusProvider;
-import io.github.procscope.api.spi.KubernetesNamesProvider;
-import io.github.procscope.api.spi.PlatformProvider;
-import io.github.procscope.api.spi.Providers;
 
 import java.nio.file.Path;
 import java.util.Objects;

@@ -1,5 +1,9 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTree;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalSet;
 import com.google.common.testing.ClassSanityTester;

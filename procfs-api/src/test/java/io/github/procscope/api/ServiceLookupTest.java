@@ -1,11 +1,17 @@
 package io.github.procscope.api;
 
+import io.github.procscope.api.core.ImplementationNotFoundException;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.GpuUnavailableException;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.Signals;
+import io.github.procscope.api.system.SystemResources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -23,7 +29,7 @@ class ServiceLookupTest {
     void withoutAnImplementationTheErrorNamesTheMissingArtifact() {
         ImplementationNotFoundException e = assertThrows(ImplementationNotFoundException.class, Procscope::system);
         assertTrue(e.getMessage().contains("io.github.procscope:procfs-impl-linux"), e.getMessage());
-        assertTrue(e.getMessage().contains("io.github.procscope.api.spi.PlatformProvider"), e.getMessage());
+        assertTrue(e.getMessage().contains("io.github.procscope.api.PlatformProvider"), e.getMessage());
     }
 
     @Test
@@ -53,6 +59,11 @@ class ServiceLookupTest {
 
             @Override
             public boolean isLive() {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
                 throw new UnsupportedOperationException();
             }
 
@@ -122,5 +133,12 @@ class ServiceLookupTest {
             assertSame(GpuUnavailableException.Reason.BINDING_ABSENT, e.reason());
             assertTrue(e.getMessage().contains("nvml-binding"), e.getMessage());
         }
+    }
+
+    @Test
+    void withoutTheKubernetesModuleItsProviderIsNotFoundAndTheErrorNamesTheArtifact() {
+        ImplementationNotFoundException e = assertThrows(ImplementationNotFoundException.class,
+                () -> Providers.first(KubernetesNamesProvider.class, "procscope-kubernetes"));
+        assertTrue(e.getMessage().contains("io.github.procscope:procscope-kubernetes"), e.getMessage());
     }
 }

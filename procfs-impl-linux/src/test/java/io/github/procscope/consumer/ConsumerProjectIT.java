@@ -35,9 +35,9 @@ class ConsumerProjectIT {
     private static final String MAIN = """
             package consumer;
 
-            import io.github.procscope.api.ProcessKey;
+            import io.github.procscope.api.core.ProcessKey;
             import io.github.procscope.api.Procscope;
-            import io.github.procscope.api.ProcscopeException;
+            import io.github.procscope.api.core.ProcscopeException;
             import io.github.procscope.api.signals.Signal;
             import io.github.procscope.api.diagnose.Diagnosis;
             import io.github.procscope.api.diagnose.DoctorOptions;

@@ -1,19 +1,19 @@
 package io.github.procscope.frontdoor;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.KernelLogUnavailableException;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.memory.MemoryMaps;
+import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.testing.FixtureTrees;

@@ -1,7 +1,7 @@
 package io.github.procscope.testing;
 
-import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.linux.sys.KernelConstants;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

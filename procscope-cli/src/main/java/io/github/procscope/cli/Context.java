@@ -4,16 +4,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcfsUnavailableException;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.Signals;
+import io.github.procscope.api.system.SystemResources;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -169,14 +169,14 @@ final class Context {
      * @param command the subcommand, for the message
      * @param s       the snapshot listed
      */
-    void noteUnreadable(String command, io.github.procscope.api.ProcessSnapshot s) {
+    void noteUnreadable(String command, io.github.procscope.api.process.ProcessSnapshot s) {
         if (s.unreadable().isEmpty()) {
             return;
         }
         err.println("procscope " + command + ": " + s.unreadable().size() + " process(es) left out: their kernel"
                 + " files are malformed" + (verbose ? ":" : " (--verbose names them)"));
         if (verbose) {
-            for (io.github.procscope.api.UnreadableProcess u : s.unreadable()) {
+            for (io.github.procscope.api.process.UnreadableProcess u : s.unreadable()) {
                 err.println("  pid " + u.pid() + ": " + u.reason());
             }
         }
@@ -194,13 +194,13 @@ final class Context {
      *         answer stands, or the process is gone and the next read says so)
      */
     Integer zombie(String command, long pid, String what) {
-        io.github.procscope.api.ProcessInfo p;
+        io.github.procscope.api.process.ProcessInfo p;
         try {
             p = procfs().process(pid, java.util.Set.of());
-        } catch (io.github.procscope.api.NoSuchProcessException e) {
+        } catch (io.github.procscope.api.core.NoSuchProcessException e) {
             return null;
         }
-        if (p.state() != io.github.procscope.api.ProcessState.ZOMBIE) {
+        if (p.state() != io.github.procscope.api.process.ProcessState.ZOMBIE) {
             return null;
         }
         err.println("procscope " + command + ": process " + pid + " (" + Table.printable(p.comm()) + ") is a zombie:"

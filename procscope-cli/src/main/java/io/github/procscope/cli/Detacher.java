@@ -1,7 +1,7 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.Job;

@@ -2,9 +2,9 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.core.DeviceNumber;
 import io.github.procscope.api.disk.FileSystemUsage;
+import io.github.procscope.api.system.SystemResources;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;

@@ -125,7 +125,7 @@ final class DoctorCommand implements Callable<Integer> {
     private void requireReadableKmsg(Context ctx) {
         try {
             ctx.scope().kernelLog(kmsg).oomKills();
-        } catch (io.github.procscope.api.ProcscopeException e) {
+        } catch (io.github.procscope.api.core.ProcscopeException e) {
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             throw new CommandLine.ParameterException(spec.commandLine(), "--kmsg " + kmsg + ": " + why);
         }

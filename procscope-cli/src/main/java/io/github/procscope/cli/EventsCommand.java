@@ -1,16 +1,16 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.events.ProcessEvents;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventSubscription;
 import io.github.procscope.api.events.EventType;
 import io.github.procscope.api.events.ExitCause;
 import io.github.procscope.api.events.ProcessEvent;
 import io.github.procscope.api.events.ProcessEventListener;
+import io.github.procscope.api.events.ProcessEvents;
+import io.github.procscope.api.process.ProcessSnapshot;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

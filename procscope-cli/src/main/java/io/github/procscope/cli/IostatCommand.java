@@ -2,11 +2,11 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.disk.DiskStat;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.disk.IoStat;
+import io.github.procscope.api.system.SystemResources;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;

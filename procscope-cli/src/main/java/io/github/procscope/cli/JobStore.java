@@ -2,7 +2,7 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.Pids;
+import io.github.procscope.api.core.Pids;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -60,7 +60,7 @@ final class Json {
      * @param leftOut processes a view left out because their kernel files are malformed
      * @return them as {@code [{"pid", "file", "reason"}]}, the form every view's {@code unreadable} takes
      */
-    static ArrayNode unreadable(java.util.List<io.github.procscope.api.UnreadableProcess> leftOut) {
+    static ArrayNode unreadable(java.util.List<io.github.procscope.api.process.UnreadableProcess> leftOut) {
         ArrayNode a = array();
         leftOut.forEach(u -> a.addObject().put("pid", u.pid()).put("file", u.file().toString()).put("reason", u.reason()));
         return a;
@@ -74,7 +74,7 @@ final class Json {
      * @param o        the document
      * @param snapshot the snapshot the view was made of
      */
-    static void putLeftOut(ObjectNode o, io.github.procscope.api.ProcessSnapshot snapshot) {
+    static void putLeftOut(ObjectNode o, io.github.procscope.api.process.ProcessSnapshot snapshot) {
         o.put("leftOut", snapshot.unreadable().size());
         o.set("unreadable", unreadable(snapshot.unreadable()));
     }

@@ -1,7 +1,7 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.DeviceNumber;
+import io.github.procscope.api.core.DeviceNumber;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.MemoryTotals;
 import io.github.procscope.api.memory.ProcessMemory;

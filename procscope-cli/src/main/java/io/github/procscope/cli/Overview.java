@@ -2,11 +2,7 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.LoadAverage;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Finding;
@@ -17,6 +13,10 @@ import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.gpu.NvmlException;
 import io.github.procscope.api.memory.SystemMemory;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.system.LoadAverage;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -68,7 +68,7 @@ final class Overview {
     }
 
     int print() {
-        ProcessSnapshot s = ctx.procfs().snapshot(java.util.Set.of(io.github.procscope.api.Facet.CGROUP));
+        ProcessSnapshot s = ctx.procfs().snapshot(java.util.Set.of(io.github.procscope.api.process.Facet.CGROUP));
         ctx.noteUnreadable("overview", s);
         Optional<String> host = hostname();
         Part<LoadAverage> load = Part.of(() -> ctx.resources().loadAverage());

@@ -1,7 +1,6 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.cgroup.CgroupMembership;
 import io.github.procscope.api.cgroup.Container;
 import io.github.procscope.api.cgroup.ContainerRuntime;
@@ -9,6 +8,7 @@ import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.cgroup.QosClass;
 import io.github.procscope.api.cgroup.SlurmJob;
 import io.github.procscope.api.kubernetes.PodContainer;
+import io.github.procscope.api.process.ProcessInfo;
 
 import java.util.Collection;
 import java.util.Locale;

@@ -1,6 +1,6 @@
 package io.github.procscope.cli;
 
-import io.github.procscope.api.Pids;
+import io.github.procscope.api.core.Pids;
 import picocli.CommandLine;
 
 /**

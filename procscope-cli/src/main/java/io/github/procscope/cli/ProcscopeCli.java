@@ -1,8 +1,8 @@
 package io.github.procscope.cli;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -287,8 +287,8 @@ public final class ProcscopeCli implements Callable<Integer> {
         if (ex instanceof NoSuchProcessException || ex instanceof ProcessAccessDeniedException) {
             return NOT_FOUND;
         }
-        if (ex instanceof io.github.procscope.api.ProcfsParseException
-                || ex instanceof io.github.procscope.api.ProcfsFileRefusedException) {
+        if (ex instanceof io.github.procscope.api.core.ProcfsParseException
+                || ex instanceof io.github.procscope.api.core.ProcfsFileRefusedException) {
             return KERNEL_DATA;
         }
         if (ex instanceof ProcfsUnavailableException || ex instanceof IllegalArgumentException

@@ -2,11 +2,11 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.cgroup.Owner;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessState;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -333,7 +333,7 @@ final class PsCommand implements Callable<Integer> {
         }
         try {
             return ctx.procfs().status(p.key()).memory().lockedBytes().orElse(0) > 0;
-        } catch (io.github.procscope.api.ProcscopeException e) {
+        } catch (io.github.procscope.api.core.ProcscopeException e) {
             return false; // gone, hidden or malformed since the listing: nothing to show
         }
     }

@@ -1,11 +1,11 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalAction;
 import io.github.procscope.api.signals.SignalSet;
-import io.github.procscope.api.signals.Dispositions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

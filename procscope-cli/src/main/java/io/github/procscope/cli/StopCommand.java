@@ -1,7 +1,7 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;

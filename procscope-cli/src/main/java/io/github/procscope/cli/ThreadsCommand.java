@@ -1,7 +1,7 @@
 package io.github.procscope.cli;
 
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ThreadInfo;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 

@@ -2,14 +2,14 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.Facet;
+import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessTree;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -41,14 +41,14 @@ final class TreeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Context ctx = root.context();
-        io.github.procscope.api.ProcessSnapshot snapshot = ctx.procfs().snapshot(Set.of(Facet.CGROUP));
+        io.github.procscope.api.process.ProcessSnapshot snapshot = ctx.procfs().snapshot(Set.of(Facet.CGROUP));
         try (PodNames names = kubernetes.names(ctx, "tree",
                 snapshot.processes().stream().map(ProcessInfo::owner).toList())) {
             return show(ctx, snapshot, names);
         }
     }
 
-    private Integer show(Context ctx, io.github.procscope.api.ProcessSnapshot snapshot, PodNames names) {
+    private Integer show(Context ctx, io.github.procscope.api.process.ProcessSnapshot snapshot, PodNames names) {
         ctx.noteUnreadable("tree", snapshot);
         ProcessTree tree = snapshot.tree();
         List<ProcessInfo> tops;
@@ -111,7 +111,7 @@ final class TreeCommand implements Callable<Integer> {
      *         member), topmost only: those {@link JobTree} keeps by group and session
      */
     private static List<ProcessInfo> adopted(Context ctx, ProcessTree tree, ProcessInfo top) {
-        JobSample s = ctx.procfs().jobTree(top.key(), JobTreeOptions.basic()).refresh();
+        JobSample s = ctx.scope().jobTree(top.key(), JobTreeOptions.basic()).refresh();
         Set<Long> inSubtree = new java.util.HashSet<>();
         inSubtree.add(top.pid());
         tree.descendants(top.pid()).forEach(p -> inSubtree.add(p.pid()));

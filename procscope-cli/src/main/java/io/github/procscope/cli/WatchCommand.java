@@ -1,18 +1,18 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.cgroup.Owner;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.gpu.GpuUnavailableException;
+import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
-import io.github.procscope.api.gpu.GpuUnavailableException;
-import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -151,7 +151,7 @@ final class WatchCommand implements Callable<Integer> {
         Row last = null;
         PodNames names = kubernetes.names(ctx, "watch", List.of(first.owner()));
         try {
-            JobTree tree = ctx.procfs().jobTree(key, gpus == null ? JobTreeOptions.basic()
+            JobTree tree = ctx.scope().jobTree(key, gpus == null ? JobTreeOptions.basic()
                     : JobTreeOptions.basic().withGpus(gpus));
             if (liveLine && tree.fallbackReason().isPresent()) {
                 ctx.err().println("(every refresh reads all processes: " + tree.fallbackReason().get() + ")");

@@ -2,8 +2,8 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.Procscope;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;

@@ -2,19 +2,11 @@ package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcessTree;
-import io.github.procscope.api.SystemResources;
-import io.github.procscope.api.ThreadInfo;
-import io.github.procscope.api.UnreadableProcess;
 import io.github.procscope.api.cgroup.CgroupMembership;
 import io.github.procscope.api.cgroup.Container;
 import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.cgroup.SlurmJob;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
@@ -47,11 +39,19 @@ import io.github.procscope.api.memory.MemoryTotals;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.memory.SmapsCounters;
 import io.github.procscope.api.memory.SystemMemory;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessStat;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ProcessTree;
+import io.github.procscope.api.process.ThreadInfo;
+import io.github.procscope.api.process.UnreadableProcess;
 import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalMasks;
 import io.github.procscope.api.signals.StopReport;
+import io.github.procscope.api.system.SystemResources;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -249,8 +249,8 @@ class JsonFieldNamesTest {
         // The overview's own summary: host name, process counts, the top five by RSS, the doctor's problems.
         assertNames("overview", JsonNames.of(ProcessSnapshot.class, ProcessTable.class, SystemResources.class)
                 .tool("host", "processes", "running", "zombies", "topByRss", "problems", "gpus", "leftOut")
-                .field("loadAverage", JsonNames.of(io.github.procscope.api.LoadAverage.class)
-                        .omits(io.github.procscope.api.LoadAverage.class, "uptime's three averages", "lastPid"))
+                .field("loadAverage", JsonNames.of(io.github.procscope.api.system.LoadAverage.class)
+                        .omits(io.github.procscope.api.system.LoadAverage.class, "uptime's three averages", "lastPid"))
                 .field("memory", JsonNames.of(SystemMemory.class).omits(SystemMemory.class, "the overview's memory "
                         + "line: total, used, available, swap", "freeBytes", "buffersBytes", "cachedBytes", "sharedBytes",
                         "reclaimableSlabBytes", "availableSource", "fieldsBytes", "counts"))

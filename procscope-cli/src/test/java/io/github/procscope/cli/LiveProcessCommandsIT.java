@@ -111,7 +111,7 @@ class LiveProcessCommandsIT {
                 .strip().split("\\s+");
         assertEquals(Long.parseLong(ps[0]), p.get("pid").asLong());
         assertEquals(Long.parseLong(ps[1]), p.get("ppid").asLong());
-        assertEquals(ps[2].charAt(0), io.github.procscope.api.ProcessState.valueOf(p.get("state").asText()).letter());
+        assertEquals(ps[2].charAt(0), io.github.procscope.api.process.ProcessState.valueOf(p.get("state").asText()).letter());
         assertEquals(Integer.parseInt(ps[3]), p.get("threads").asInt());
         assertEquals(Long.parseLong(ps[4]) * 1024, p.get("rssBytes").asLong());
         assertEquals(Long.parseLong(ps[5]) * 1024, p.get("vszBytes").asLong());

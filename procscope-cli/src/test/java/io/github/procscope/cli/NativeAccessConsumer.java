@@ -1,16 +1,16 @@
 package io.github.procscope.cli;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.gpu.Gpus;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
-import io.github.procscope.api.signals.PreemptionGuard;
-import io.github.procscope.api.signals.PreemptionGuardOptions;
 
 import java.time.Duration;
 

@@ -1,8 +1,8 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.Procscope;
+import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.cli.demo.TrainingLoopDemo;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;

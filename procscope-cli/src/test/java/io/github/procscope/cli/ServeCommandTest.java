@@ -85,7 +85,7 @@ class ServeCommandTest {
     @Test
     void ownerGroupingsReadTheCgroupFacet() {
         for (String rule : java.util.List.of("container", "pod", "slurm")) {
-            assertEquals(java.util.Set.of(io.github.procscope.api.Facet.CGROUP),
+            assertEquals(java.util.Set.of(io.github.procscope.api.process.Facet.CGROUP),
                     ServeCommand.grouper(java.util.List.of(rule), java.util.Set.of()).facets(), rule);
         }
         assertEquals(java.util.Set.of(), ServeCommand.grouper(java.util.List.of("comm"), java.util.Set.of()).facets());

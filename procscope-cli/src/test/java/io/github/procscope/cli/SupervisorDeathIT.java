@@ -1,10 +1,10 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.Procscope;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.testing.Spawned;
 import io.github.procscope.testing.Unprivileged;

@@ -1,9 +1,9 @@
 package io.github.procscope.kubernetes;
 
 import io.github.procscope.api.kubernetes.KubernetesOptions;
-import io.github.procscope.api.kubernetes.NamesSource;
 import io.github.procscope.api.kubernetes.NamesSource.Kind;
 import io.github.procscope.api.kubernetes.NamesSource.State;
+import io.github.procscope.api.kubernetes.NamesSource;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

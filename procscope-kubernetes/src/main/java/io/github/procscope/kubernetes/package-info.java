@@ -4,8 +4,7 @@
  * {@code io.github.procscope:procscope-kubernetes}. A user who does not add it pulls no gRPC.
  *
  * <pre>{@code
- * KubernetesNamesProvider provider = Providers.first(KubernetesNamesProvider.class, "procscope-kubernetes");
- * try (KubernetesNames names = provider.open(KubernetesOptions.defaults())) {
+ * try (KubernetesNames names = Procscope.system().kubernetesNames(KubernetesOptions.defaults())) {
  *     Optional<PodContainer> pod = names.container(owner.container().orElseThrow());  // ml/trainer-0, "trainer"
  *     List<PodContainer> holders = names.gpu(gpu.uuid());                              // whoever it is allocated to
  * }

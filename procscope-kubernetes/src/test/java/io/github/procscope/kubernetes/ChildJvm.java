@@ -44,13 +44,18 @@ record ChildJvm(int exitCode, String stdout, String stderr) {
         }
     }
 
-    /** @return the command that starts {@code main} on this JVM's class path, with these JVM options */
+    /**
+     * @return the command that starts {@code main} on this JVM's class path, less the test tools a user's class
+     *         path would not have (ArchUnit and the logging facade it brings), with these JVM options
+     */
     static List<String> onClassPath(List<String> jvmOptions, Class<?> main, String... args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java().toString());
         cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(java.util.Arrays.stream(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(e -> !e.contains("/com/tngtech/archunit/") && !e.contains("/org/slf4j/"))
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator)));
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
         return cmd;

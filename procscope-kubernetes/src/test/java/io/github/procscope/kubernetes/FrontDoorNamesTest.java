@@ -1,13 +1,13 @@
 package io.github.procscope.kubernetes;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.Procscope;
 import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.api.kubernetes.KubernetesOptions;
 import io.github.procscope.api.kubernetes.NamesSource;
 import io.github.procscope.api.kubernetes.PodContainer;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.testing.FixtureTrees;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,13 +1,12 @@
 package io.github.procscope.kubernetes;
 
+import io.github.procscope.api.KubernetesNamesProvider;
 import io.github.procscope.api.cgroup.Container;
 import io.github.procscope.api.cgroup.ContainerRuntime;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.api.kubernetes.KubernetesOptions;
 import io.github.procscope.api.kubernetes.NamesSource;
 import io.github.procscope.api.kubernetes.PodContainer;
-import io.github.procscope.api.spi.KubernetesNamesProvider;
-import io.github.procscope.api.spi.Providers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
@@ -97,7 +97,7 @@ class KubernetesNamesTest {
 
     @Test
     void theProviderIsFoundThroughTheServiceLoader() {
-        KubernetesNamesProvider p = Providers.first(KubernetesNamesProvider.class, "procscope-kubernetes");
+        KubernetesNamesProvider p = ServiceLoader.load(KubernetesNamesProvider.class).findFirst().orElseThrow();
         assertInstanceOf(GrpcKubernetesNamesProvider.class, p);
         try (KubernetesNames names = p.open(KubernetesOptions.defaults())) {
             // nothing asked yet: opening touches no socket

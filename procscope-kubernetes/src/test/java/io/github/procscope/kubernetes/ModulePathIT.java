@@ -1,6 +1,6 @@
 package io.github.procscope.kubernetes;
 
-import io.github.procscope.api.spi.KubernetesNamesProvider;
+import io.github.procscope.api.KubernetesNamesProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -75,6 +75,7 @@ class ModulePathIT {
     private static final String CONSUMER_MODULE = """
             module consumer {
                 requires io.github.procscope.api;
+                uses io.github.procscope.api.KubernetesNamesProvider;
             }
             """;
 
@@ -84,15 +85,15 @@ class ModulePathIT {
             import io.github.procscope.api.cgroup.Container;
             import io.github.procscope.api.kubernetes.KubernetesNames;
             import io.github.procscope.api.kubernetes.KubernetesOptions;
-            import io.github.procscope.api.spi.KubernetesNamesProvider;
-            import io.github.procscope.api.spi.Providers;
+            import io.github.procscope.api.KubernetesNamesProvider;
+            import java.util.ServiceLoader;
             import java.nio.file.Path;
             import java.time.Duration;
             import java.util.Optional;
 
             public final class Main {
                 public static void main(String[] args) {
-                    KubernetesNamesProvider p = Providers.first(KubernetesNamesProvider.class, "procscope-kubernetes");
+                    KubernetesNamesProvider p = ServiceLoader.load(KubernetesNamesProvider.class).findFirst().orElseThrow();
                     try (KubernetesNames names = p.open(KubernetesOptions.defaults()
                             .withCriSocket(Path.of(args[0])).withPodResourcesSocket(Path.of(args[1]))
                             .withDeadline(Duration.ofSeconds(30)))) {

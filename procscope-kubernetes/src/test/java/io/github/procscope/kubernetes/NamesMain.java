@@ -1,14 +1,14 @@
 package io.github.procscope.kubernetes;
 
+import io.github.procscope.api.KubernetesNamesProvider;
 import io.github.procscope.api.cgroup.Container;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.api.kubernetes.KubernetesOptions;
-import io.github.procscope.api.spi.KubernetesNamesProvider;
-import io.github.procscope.api.spi.Providers;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.ServiceLoader;
 
 /**
  * Run in a JVM of its own: a fake runtime and kubelet on unix sockets in the directory given, one container and
@@ -29,7 +29,7 @@ public final class NamesMain {
         FakeKubelet kubelet = new FakeKubelet().allocate("ml", "trainer-0", "trainer", "nvidia.com/gpu", GPU);
         UnixServer r = UnixServer.start(dir.resolve("containerd.sock"), runtime);
         UnixServer k = UnixServer.start(dir.resolve("kubelet.sock"), kubelet);
-        try (KubernetesNames names = Providers.first(KubernetesNamesProvider.class, "procscope-kubernetes")
+        try (KubernetesNames names = ServiceLoader.load(KubernetesNamesProvider.class).findFirst().orElseThrow()
                 .open(KubernetesOptions.defaults().withCriSocket(dir.resolve("containerd.sock"))
                         .withPodResourcesSocket(dir.resolve("kubelet.sock"))
                         .withDeadline(Duration.ofSeconds(30)))) {

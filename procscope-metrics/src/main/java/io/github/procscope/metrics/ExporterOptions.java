@@ -1,7 +1,7 @@
 package io.github.procscope.metrics;
 
 import io.github.procscope.api.diagnose.DoctorOptions;
-import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
+import io.github.procscope.api.gpu.IdleHoldingRule;
 
 import java.time.Duration;
 import java.util.Objects;

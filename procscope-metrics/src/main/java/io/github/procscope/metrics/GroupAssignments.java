@@ -1,11 +1,11 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessTable;
 
 import java.util.HashMap;
 import java.util.List;

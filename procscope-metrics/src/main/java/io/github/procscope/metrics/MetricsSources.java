@@ -1,11 +1,11 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
-import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.kubernetes.KubernetesNames;
+import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessTable;
 
 import java.util.Objects;
 import java.util.Optional;

@@ -1,11 +1,11 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.cgroup.Container;
 import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.gpu.GpuUsers;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessTree;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,21 +1,21 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTree;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.api.kubernetes.PodContainer;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTree;
 import io.github.procscope.metrics.family.DcgmDevices;
 import io.github.procscope.metrics.family.DeletedOpenFiles;
 import io.github.procscope.metrics.family.DeviceReading;
 import io.github.procscope.metrics.family.DoctorFindings;
-import io.github.procscope.metrics.family.GpuIdleHolding;
 import io.github.procscope.metrics.family.GpmSampler;
+import io.github.procscope.metrics.family.GpuIdleHolding;
 import io.github.procscope.metrics.family.GpuMemoryAttribution;
 import io.github.procscope.metrics.family.NvlinkRates;
 import io.github.procscope.metrics.family.OomKills;

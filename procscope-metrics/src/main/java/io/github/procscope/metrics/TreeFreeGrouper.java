@@ -1,6 +1,6 @@
 package io.github.procscope.metrics;
 
-import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.process.ProcessTree;
 
 import java.util.List;
 

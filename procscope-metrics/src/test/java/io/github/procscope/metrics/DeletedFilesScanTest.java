@@ -1,9 +1,9 @@
 package io.github.procscope.metrics;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.files.DeletedFilesScan;
 import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.process.ProcessTable;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.github.procscope.metrics;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.process.ProcessTable;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.github.procscope.metrics;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.process.ProcessTable;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;

@@ -468,6 +468,6 @@ class ProcscopeCollectorFixtureTest {
         assertEquals(1, container.get("namedprocess_namegroup_num_procs{groupname=\"9d8c7b6a5f4e\"}"));
         assertEquals(2, container.count("namedprocess_namegroup_num_procs"), container.text());
 
-        assertEquals(Set.of(io.github.procscope.api.Facet.CGROUP), ProcessGrouper.byPod().facets());
+        assertEquals(Set.of(io.github.procscope.api.process.Facet.CGROUP), ProcessGrouper.byPod().facets());
     }
 }

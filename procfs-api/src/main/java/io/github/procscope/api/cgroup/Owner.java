@@ -6,7 +6,7 @@ import java.util.Optional;
 /**
  * The workload a process belongs to, as its cgroup paths name it: a container, a Kubernetes pod, a Slurm
  * job, a systemd unit. Not to be confused with the user who owns the process
- * ({@link io.github.procscope.api.ProcessInfo#user()}). At least one component is present; a process
+ * ({@link io.github.procscope.api.process.ProcessInfo#user()}). At least one component is present; a process
  * whose paths name nothing has no owner at all.
  *
  * @param container    the container the process runs in; empty outside a container, and for a runtime's

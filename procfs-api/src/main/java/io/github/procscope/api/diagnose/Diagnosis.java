@@ -1,6 +1,6 @@
 package io.github.procscope.api.diagnose;
 
-import io.github.procscope.api.UnreadableProcess;
+import io.github.procscope.api.process.UnreadableProcess;
 
 import java.time.Instant;
 import java.util.Comparator;

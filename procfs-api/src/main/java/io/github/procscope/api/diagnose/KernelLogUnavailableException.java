@@ -2,7 +2,7 @@ package io.github.procscope.api.diagnose;
 
 import java.util.Objects;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 
 /** The kernel log cannot be read here: permission (needs {@code CAP_SYSLOG}), or no {@code /dev/kmsg}. */
 public class KernelLogUnavailableException extends ProcscopeException {

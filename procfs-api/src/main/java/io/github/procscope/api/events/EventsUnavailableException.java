@@ -1,6 +1,6 @@
 package io.github.procscope.api.events;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 
 /** A source of process events that cannot be used here; the message says why. */
 public class EventsUnavailableException extends ProcscopeException {

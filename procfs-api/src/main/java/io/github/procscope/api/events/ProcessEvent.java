@@ -1,6 +1,6 @@
 package io.github.procscope.api.events;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 
 import java.time.Instant;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package io.github.procscope.api.events;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 
 import java.time.Duration;
 import java.util.concurrent.Flow;
@@ -43,7 +43,7 @@ public interface ProcessEvents {
      * @param listener receives the tree's events
      * @param interval how often new members are looked for (PIDFD), or the snapshot interval (SNAPSHOT_DIFF)
      * @return the subscription
-     * @throws io.github.procscope.api.NoSuchProcessException if the root is not running (or its pid was reused)
+     * @throws io.github.procscope.api.core.NoSuchProcessException if the root is not running (or its pid was reused)
      */
     EventSubscription subscribeTree(ProcessKey root, ProcessEventListener listener, Duration interval);
 
@@ -56,7 +56,7 @@ public interface ProcessEvents {
      * @param source   the source to use
      * @return the subscription
      * @throws EventsUnavailableException if that source cannot be used here, saying why
-     * @throws io.github.procscope.api.NoSuchProcessException if the root is not running (or its pid was reused)
+     * @throws io.github.procscope.api.core.NoSuchProcessException if the root is not running (or its pid was reused)
      */
     EventSubscription subscribeTree(ProcessKey root, ProcessEventListener listener, Duration interval,
                                     EventSource source);

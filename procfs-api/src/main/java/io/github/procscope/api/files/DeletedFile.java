@@ -1,7 +1,7 @@
 package io.github.procscope.api.files;
 
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.ProcessKey;
 
 import java.util.Objects;
 

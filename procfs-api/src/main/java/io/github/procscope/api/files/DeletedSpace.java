@@ -1,6 +1,6 @@
 package io.github.procscope.api.files;
 
-import io.github.procscope.api.DeviceNumber;
+import io.github.procscope.api.core.DeviceNumber;
 
 import java.util.Objects;
 import java.util.Optional;

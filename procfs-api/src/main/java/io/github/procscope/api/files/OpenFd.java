@@ -1,7 +1,7 @@
 package io.github.procscope.api.files;
 
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.Pids;
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.Pids;
 
 import java.util.Objects;
 import java.util.Optional;

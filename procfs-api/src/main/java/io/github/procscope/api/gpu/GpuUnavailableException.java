@@ -1,6 +1,6 @@
 package io.github.procscope.api.gpu;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 
 import java.util.Objects;
 import java.util.Optional;

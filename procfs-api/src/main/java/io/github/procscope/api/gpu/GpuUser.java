@@ -1,6 +1,6 @@
 package io.github.procscope.api.gpu;
 
-import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.process.ProcessInfo;
 
 import java.util.Collections;
 import java.util.List;
@@ -56,7 +56,7 @@ public record GpuUser(long pid, List<GpuProcess> gpuProcesses, Set<Integer> open
     /**
      * {@return the container, pod, Slurm job or systemd unit the process belongs to (see {@link
      * ProcessInfo#owner()}): the answer to "which pod holds this GPU's memory"; empty when the process is
-     * not visible here, the table was read without {@link io.github.procscope.api.Facet#CGROUP}, or its
+     * not visible here, the table was read without {@link io.github.procscope.api.process.Facet#CGROUP}, or its
      * cgroup paths name no owner}
      */
     public Optional<io.github.procscope.api.cgroup.Owner> owner() {

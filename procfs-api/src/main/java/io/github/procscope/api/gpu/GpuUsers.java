@@ -1,9 +1,9 @@
 package io.github.procscope.api.gpu;
 
-import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.core.Pids;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTree;
 
 import java.util.ArrayList;
 import java.util.Collections;

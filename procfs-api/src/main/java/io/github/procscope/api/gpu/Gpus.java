@@ -1,8 +1,6 @@
 package io.github.procscope.api.gpu;
 
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.gpu.monitor.GpuMonitor;
-import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
+import io.github.procscope.api.process.ProcessTable;
 
 import java.util.List;
 import java.util.Optional;
@@ -86,7 +84,7 @@ public interface Gpus extends AutoCloseable {
      * count as having lost their parent.
      *
      * @param table      the process table to join with (its snapshot is taken now, with
-     *                   {@link io.github.procscope.api.Facet#CGROUP}, so that each user carries its
+     *                   {@link io.github.procscope.api.process.Facet#CGROUP}, so that each user carries its
      *                   {@link GpuUser#owner() owner}: container, pod, Slurm job)
      * @param subreapers pids of known subreapers
      * @return the users, ascending by pid

@@ -18,9 +18,14 @@
  *   <li>{@link io.github.procscope.api.gpu.GpuProcesses}: who holds a GPU and how much memory each uses;
  *       {@link io.github.procscope.api.gpu.GpuUser} joins them with the process table to find the run
  *       each belongs to and ghosts whose parent is gone.</li>
- *   <li>{@link io.github.procscope.api.gpu.monitor.GpuMonitor}: sampling over a window, summaries, the
- *       idle-holding verdict, {@code dmon}-style rows ({@link io.github.procscope.api.gpu.monitor.DmonFormat}).</li>
+ *   <li>{@link io.github.procscope.api.gpu.GpuMonitor}: sampling over a window, summaries, the
+ *       idle-holding verdict, {@code dmon}-style rows ({@link io.github.procscope.api.gpu.DmonFormat}).</li>
  * </ul>
+ *
+ * <p>Watching over time: {@link io.github.procscope.api.gpu.GpuMonitor} samples every GPU at an interval and
+ * tells a {@link io.github.procscope.api.gpu.GpuMonitorListener}; summaries over a window
+ * ({@link io.github.procscope.api.gpu.GpuSummary}), the rule that calls a GPU idle while it holds memory
+ * ({@link io.github.procscope.api.gpu.IdleHoldingRule}).
  *
  * <p>A metric the GPU or driver does not offer is empty, never {@code -1} or {@code 0}. NVML failures
  * other than "not supported" and "no permission" are {@link io.github.procscope.api.gpu.NvmlException}s

@@ -1,6 +1,6 @@
 package io.github.procscope.api.job;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.ExitStatus;
 
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package io.github.procscope.api.job;
 
-import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.process.ProcessInfo;
 
 import java.util.Collections;
 import java.util.Map;

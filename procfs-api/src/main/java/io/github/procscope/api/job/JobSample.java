@@ -1,6 +1,7 @@
 package io.github.procscope.api.job;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessState;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -48,7 +49,7 @@ public record JobSample(ProcessKey root, Instant takenAt, Duration uptime, List<
     /** {@return whether the root itself is still among the members (alive, not a zombie)} */
     public boolean rootAlive() {
         return !members.isEmpty() && root.matches(members.get(0).process().key())
-                && members.get(0).process().state() != io.github.procscope.api.ProcessState.ZOMBIE;
+                && members.get(0).process().state() != io.github.procscope.api.process.ProcessState.ZOMBIE;
     }
 
     /**

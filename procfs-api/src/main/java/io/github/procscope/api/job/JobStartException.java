@@ -1,6 +1,6 @@
 package io.github.procscope.api.job;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 
 /** A job's command could not be started: not found, not executable, or no process could be made. */
 public class JobStartException extends ProcscopeException {

@@ -1,12 +1,12 @@
 package io.github.procscope.api.job;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 
 import java.util.Optional;
 
 /**
  * The process tree of one job (a training run: launcher, ranks, DataLoader workers), refreshed at the
- * caller's pace. Opened with {@link io.github.procscope.api.ProcessTable#jobTree}.
+ * caller's pace. Opened with {@link io.github.procscope.api.Procscope#jobTree}.
  *
  * <p><b>Cost.</b> With {@link Discovery#CHILDREN_FILES} a refresh reads the files of the tree's processes only
  * — {@code stat}, {@code statm}, the children lists of their threads, and what the {@link JobTreeOptions} ask

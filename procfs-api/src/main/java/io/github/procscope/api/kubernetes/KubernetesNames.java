@@ -15,7 +15,7 @@ import java.util.Optional;
  * it is allocated to, through the kubelet's pod-resources socket, as dcgm-exporter finds them.
  *
  * <p>Implemented by {@code procscope-kubernetes} (gRPC over unix sockets), found through
- * {@link io.github.procscope.api.spi.KubernetesNamesProvider}.
+ * {@link io.github.procscope.api.KubernetesNamesProvider}.
  *
  * <p><b>Never a failure, never a stall.</b> A missing socket gives no names, and one log line
  * ({@link System.Logger}, named after the implementation's package) when its state changes; a socket that is
@@ -40,7 +40,7 @@ public interface KubernetesNames extends AutoCloseable {
     Optional<PodContainer> container(Container container);
 
     /**
-     * The names of a process's container, as {@link io.github.procscope.api.ProcessInfo#owner()} or
+     * The names of a process's container, as {@link io.github.procscope.api.process.ProcessInfo#owner()} or
      * {@link io.github.procscope.api.gpu.GpuUser#owner()} gives its owner.
      *
      * @param owner the workload a process's cgroup paths name

@@ -8,6 +8,6 @@
  * ({@link io.github.procscope.api.kubernetes.KubernetesOptions}) are here; the resolver
  * ({@link io.github.procscope.api.kubernetes.KubernetesNames}) is implemented by the optional module
  * {@code procscope-kubernetes}, which brings gRPC, and is found through
- * {@link io.github.procscope.api.spi.KubernetesNamesProvider}. Without that module nothing here loads gRPC.
+ * {@link io.github.procscope.api.KubernetesNamesProvider}. Without that module nothing here loads gRPC.
  */
 package io.github.procscope.api.kubernetes;

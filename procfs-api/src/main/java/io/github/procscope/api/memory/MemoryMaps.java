@@ -2,7 +2,7 @@ package io.github.procscope.api.memory;
 
 import java.util.Objects;
 
-import io.github.procscope.api.Pids;
+import io.github.procscope.api.core.Pids;
 
 import java.util.List;
 import java.util.Optional;

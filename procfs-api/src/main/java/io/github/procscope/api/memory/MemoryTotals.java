@@ -1,6 +1,6 @@
 package io.github.procscope.api.memory;
 
-import io.github.procscope.api.Pids;
+import io.github.procscope.api.core.Pids;
 
 import java.util.Objects;
 

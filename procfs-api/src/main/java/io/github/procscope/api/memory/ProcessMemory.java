@@ -1,8 +1,8 @@
 package io.github.procscope.api.memory;
 
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcessKey;
 
 /**
  * The memory of processes, as {@code pmap} and {@code ps} show it: regions of the address space and what
@@ -77,7 +77,7 @@ public interface ProcessMemory {
     MemoryTotals totals(long pid);
 
     /**
-     * {@return its identity, read now, in the form {@link io.github.procscope.api.ProcessTable#key(long)}
+     * {@return its identity, read now, in the form {@link io.github.procscope.api.process.ProcessTable#key(long)}
      * reads: on the live system's {@code /proc}, exact (with the pidfs inode of a pidfd, Linux 6.9 and later), so
      * a key from here is safe for an action; under another root, (pid, start time) from {@code /proc/PID/stat}}
      *

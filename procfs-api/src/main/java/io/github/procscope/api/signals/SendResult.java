@@ -31,7 +31,7 @@ public record SendResult(long target, boolean processGroup, Signal signal, Outco
         NOT_PERMITTED,
         /**
          * Nothing was sent: the pid now belongs to a process with another start time than the
-         * {@link io.github.procscope.api.ProcessKey} named; the process meant has exited and its pid
+         * {@link io.github.procscope.api.core.ProcessKey} named; the process meant has exited and its pid
          * was reused.
          */
         PID_REUSED

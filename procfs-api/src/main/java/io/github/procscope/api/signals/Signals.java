@@ -1,8 +1,10 @@
 package io.github.procscope.api.signals;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessTable;
 
 /**
  * Sends signals safely and stops processes gracefully: the {@code kill}, {@code kill -- -PGID} and
@@ -34,7 +36,7 @@ import io.github.procscope.api.ProcessKey;
  *
  * <p><b>Refusals</b> (an {@link IllegalArgumentException} whose message says why and that nothing was sent):
  * <ul>
- *   <li>a pid or group id at or below 0 or above {@link io.github.procscope.api.Pids#PID_MAX_LIMIT};</li>
+ *   <li>a pid or group id at or below 0 or above {@link io.github.procscope.api.core.Pids#PID_MAX_LIMIT};</li>
  *   <li>PID 1 of this JVM's PID namespace (its init: in a container, ending it ends the container), unless
  *       this instance came from {@link #allowingInit()};</li>
  *   <li>kernel threads ({@code PF_KTHREAD}, children of kthreadd, or tasks with no address space: a {@code vsize}

@@ -2,7 +2,7 @@ package io.github.procscope.api.signals;
 
 import java.util.Objects;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 
 /**
  * The native access that sending signals needs could not be set up: the C library could not be bound

@@ -1,6 +1,6 @@
 package io.github.procscope.api.signals;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@
  *
  * <p>Safety rules every implementation keeps:
  * <ul>
- *   <li>A process is named by its {@link io.github.procscope.api.ProcessKey} (pid and start time, and
+ *   <li>A process is named by its {@link io.github.procscope.api.core.ProcessKey} (pid and start time, and
  *       where the kernel gives one, its pidfs inode). Its identity is checked immediately before each
  *       signal, through the same pidfd the signal is then sent through where the kernel has pidfds; when
  *       it differs, the pid was recycled and nothing is sent

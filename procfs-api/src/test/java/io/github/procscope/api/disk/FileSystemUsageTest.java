@@ -1,6 +1,6 @@
 package io.github.procscope.api.disk;
 
-import io.github.procscope.api.DeviceNumber;
+import io.github.procscope.api.core.DeviceNumber;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

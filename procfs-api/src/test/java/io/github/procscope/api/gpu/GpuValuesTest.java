@@ -1,7 +1,5 @@
 package io.github.procscope.api.gpu;
 
-import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
-import io.github.procscope.api.gpu.monitor.IdleHoldingVerdict;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

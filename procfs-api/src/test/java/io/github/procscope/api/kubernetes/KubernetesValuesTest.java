@@ -1,8 +1,5 @@
 package io.github.procscope.api.kubernetes;
 
-import io.github.procscope.api.ImplementationNotFoundException;
-import io.github.procscope.api.spi.KubernetesNamesProvider;
-import io.github.procscope.api.spi.Providers;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -70,12 +67,5 @@ class KubernetesValuesTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new PodContainer("ml", "a\nb", Optional.empty(), "c"));
         assertTrue(e.getMessage().contains("U+000A"), e.getMessage());
-    }
-
-    @Test
-    void withoutTheKubernetesModuleItsProviderIsNotFoundAndTheErrorNamesTheArtifact() {
-        ImplementationNotFoundException e = assertThrows(ImplementationNotFoundException.class,
-                () -> Providers.first(KubernetesNamesProvider.class, "procscope-kubernetes"));
-        assertTrue(e.getMessage().contains("io.github.procscope:procscope-kubernetes"), e.getMessage());
     }
 }

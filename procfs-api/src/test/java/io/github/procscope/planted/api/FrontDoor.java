@@ -4,4 +4,7 @@ package io.github.procscope.planted.api;
 public interface FrontDoor {
     /** @return a reader */
     Reader reader();
+
+    /** @return a feature type: with {@code Three}'s use of {@link Reader}, a cycle through the root package */
+    io.github.procscope.planted.api.three.Three three();
 }

@@ -1,10 +1,10 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.disk.FileSystemUsage;
+import io.github.procscope.api.system.SystemResources;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -11,7 +11,7 @@ interface DoctorCheck {
 
     /**
      * @param e what the examination gathered
-     * @return the findings; a check that cannot run here throws a {@link io.github.procscope.api.ProcscopeException}
+     * @return the findings; a check that cannot run here throws a {@link io.github.procscope.api.core.ProcscopeException}
      *         saying why, and is listed as skipped
      */
     List<Finding> run(Examination e);

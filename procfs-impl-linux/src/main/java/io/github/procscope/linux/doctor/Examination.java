@@ -1,15 +1,15 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcessTree;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.disk.DiskStats;
-import io.github.procscope.api.gpu.monitor.GpuSummary;
+import io.github.procscope.api.gpu.GpuSummary;
 import io.github.procscope.api.gpu.GpuUser;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ProcessTree;
 
 import java.util.List;
 import java.util.Optional;

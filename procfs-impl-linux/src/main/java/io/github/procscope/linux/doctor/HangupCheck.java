@@ -1,12 +1,12 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessTree;
-import io.github.procscope.api.signals.SignalMasks;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.Severity;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessTree;
+import io.github.procscope.api.signals.SignalMasks;
 
 import java.util.ArrayList;
 import java.util.List;

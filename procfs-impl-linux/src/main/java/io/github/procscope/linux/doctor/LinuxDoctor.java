@@ -1,11 +1,7 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.UnreadableProcess;
-import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.diagnose.CgroupOomCount;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.Doctor;
@@ -14,10 +10,14 @@ import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.files.OpenFiles;
-import io.github.procscope.api.gpu.monitor.GpuMonitor;
-import io.github.procscope.api.gpu.monitor.GpuMonitorOptions;
+import io.github.procscope.api.gpu.GpuMonitor;
+import io.github.procscope.api.gpu.GpuMonitorOptions;
 import io.github.procscope.api.gpu.Gpus;
-import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
+import io.github.procscope.api.gpu.IdleHoldingRule;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.UnreadableProcess;
+import io.github.procscope.api.system.SystemResources;
 import io.github.procscope.linux.proc.CgroupOomCounters;
 
 import java.nio.file.Path;

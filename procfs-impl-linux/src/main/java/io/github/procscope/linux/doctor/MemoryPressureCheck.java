@@ -1,12 +1,12 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
+import io.github.procscope.api.system.SystemResources;
 import io.github.procscope.linux.proc.CgroupMemoryStat;
 
 import java.util.ArrayList;

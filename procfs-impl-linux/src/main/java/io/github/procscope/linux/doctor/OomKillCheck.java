@@ -1,6 +1,6 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.diagnose.CgroupOomCount;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;

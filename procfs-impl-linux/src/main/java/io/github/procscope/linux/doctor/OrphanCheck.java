@@ -1,12 +1,12 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.CpuUsage;
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessTree;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.Severity;
+import io.github.procscope.api.process.CpuUsage;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessTree;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +31,7 @@ final class OrphanCheck implements DoctorCheck {
         List<Finding> out = new ArrayList<>();
         for (ProcessTree.Orphan o : e.tree().orphans(e.options().subreapers())) {
             ProcessInfo p = o.process();
-            if (p.sid() == p.pid() || p.state() == io.github.procscope.api.ProcessState.ZOMBIE) {
+            if (p.sid() == p.pid() || p.state() == io.github.procscope.api.process.ProcessState.ZOMBIE) {
                 continue;
             }
             if (e.before().find(p.key()).isEmpty()) {

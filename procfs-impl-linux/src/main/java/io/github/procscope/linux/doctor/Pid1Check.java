@@ -1,11 +1,11 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.Inits;
 import io.github.procscope.api.diagnose.Severity;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
 
 import java.util.List;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.api.ProcessInfo;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.Severity;
+import io.github.procscope.api.process.ProcessInfo;
 
 import java.util.ArrayList;
 import java.util.List;

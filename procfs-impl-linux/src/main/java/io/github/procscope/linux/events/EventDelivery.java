@@ -1,12 +1,12 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventType;
 import io.github.procscope.api.events.ProcessEvent;
 import io.github.procscope.api.events.ProcessEventListener;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
 import io.github.procscope.linux.parse.ProcEventParser;
 import io.github.procscope.linux.proc.LinuxProcfs;
 

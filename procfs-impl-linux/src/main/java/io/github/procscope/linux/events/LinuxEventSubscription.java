@@ -1,10 +1,10 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventSubscription;
+import io.github.procscope.api.process.ProcessInfo;
 
 import java.util.Map;
 import java.util.Optional;

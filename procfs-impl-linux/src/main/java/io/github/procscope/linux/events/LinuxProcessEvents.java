@@ -1,7 +1,6 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessStat;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventSubscription;
@@ -10,6 +9,7 @@ import io.github.procscope.api.events.EventsUnavailableException;
 import io.github.procscope.api.events.ProcessEvent;
 import io.github.procscope.api.events.ProcessEventListener;
 import io.github.procscope.api.events.ProcessEvents;
+import io.github.procscope.api.process.ProcessStat;
 import io.github.procscope.linux.parse.SelfStatus;
 import io.github.procscope.linux.parse.StatParser;
 import io.github.procscope.linux.proc.LinuxKernelLog;
@@ -18,7 +18,7 @@ import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
 import io.github.procscope.linux.sys.ProcConnectorSocket;
 
-import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.core.NoSuchProcessException;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.api.events.ExitCause;

@@ -1,6 +1,6 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.linux.parse.FlatKeyedParser;
 import io.github.procscope.linux.proc.LinuxSystemResources;

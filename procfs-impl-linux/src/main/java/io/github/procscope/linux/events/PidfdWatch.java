@@ -1,13 +1,13 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessStat;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventType;
 import io.github.procscope.api.events.EventsUnavailableException;
 import io.github.procscope.api.events.ProcessEvent;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessStat;
 import io.github.procscope.linux.proc.LinuxJobTree;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.sys.ChildState;

@@ -1,7 +1,7 @@
 package io.github.procscope.linux.jobs;
 
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.job.JobSpec;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;

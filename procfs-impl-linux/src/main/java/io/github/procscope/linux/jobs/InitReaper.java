@@ -1,10 +1,10 @@
 package io.github.procscope.linux.jobs;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcscopeException;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.util.HashMap;

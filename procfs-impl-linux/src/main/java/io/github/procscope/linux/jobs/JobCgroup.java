@@ -1,6 +1,6 @@
 package io.github.procscope.linux.jobs;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.linux.sys.ProcBuffer;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.github.procscope.linux.jobs;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
 
 import java.util.List;
 import java.util.Set;

@@ -1,12 +1,7 @@
 package io.github.procscope.linux.jobs;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.api.signals.Signal;
-import io.github.procscope.api.signals.SignalAction;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.api.gpu.GpuDevice;
@@ -14,15 +9,20 @@ import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.ForwardedSignal;
 import io.github.procscope.api.job.GpuGhost;
-import io.github.procscope.api.job.JobEvent;
-import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.job.Job;
 import io.github.procscope.api.job.JobEnding;
+import io.github.procscope.api.job.JobEvent;
 import io.github.procscope.api.job.JobReport;
 import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.job.Straggler;
+import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.signals.SignalAction;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.linux.sys.ProcessCalls;
 

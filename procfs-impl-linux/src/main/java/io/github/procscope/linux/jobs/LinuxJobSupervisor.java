@@ -1,7 +1,6 @@
 package io.github.procscope.linux.jobs;
 
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.Job;
@@ -9,6 +8,7 @@ import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.job.JobStartException;
 import io.github.procscope.api.job.JobSupervisor;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.linux.sys.ProcessCalls;

@@ -1,10 +1,10 @@
 package io.github.procscope.linux.jobs;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ProcessTree;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

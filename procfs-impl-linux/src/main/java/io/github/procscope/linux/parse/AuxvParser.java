@@ -1,7 +1,7 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcfsException;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.core.ProcfsParseException;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
 

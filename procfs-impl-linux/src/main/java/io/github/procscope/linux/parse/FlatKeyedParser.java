@@ -22,7 +22,7 @@ public final class FlatKeyedParser {
      * @param buf    its bytes
      * @param len    how many are valid
      * @return the pairs in file order
-     * @throws io.github.procscope.api.ProcfsParseException if a line is not {@code key number}
+     * @throws io.github.procscope.api.core.ProcfsParseException if a line is not {@code key number}
      */
     public static Map<String, Long> parse(Path source, byte[] buf, int len) {
         ByteCursor c = new ByteCursor(source, buf, len);

@@ -1,6 +1,6 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcessIo;
+import io.github.procscope.api.process.ProcessIo;
 import io.github.procscope.linux.sys.ByteCursor;
 
 /**
@@ -31,7 +31,7 @@ public final class IoParser {
      * @param buf    its bytes
      * @param len    how many are valid
      * @return the counters
-     * @throws io.github.procscope.api.ProcfsParseException if a line is not {@code key: number}, a number is out
+     * @throws io.github.procscope.api.core.ProcfsParseException if a line is not {@code key: number}, a number is out
      *                                                       of range, or a counter is missing or repeated
      */
     public static ProcessIo parse(ByteCursor.Source source, byte[] buf, int len) {

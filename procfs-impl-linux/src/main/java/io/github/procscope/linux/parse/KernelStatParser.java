@@ -1,6 +1,6 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
 import io.github.procscope.linux.sys.ByteCursor;
 
 import java.nio.charset.StandardCharsets;

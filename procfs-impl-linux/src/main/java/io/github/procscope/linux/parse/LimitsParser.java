@@ -1,7 +1,7 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ResourceLimit;
-import io.github.procscope.api.ResourceLimits;
+import io.github.procscope.api.process.ResourceLimit;
+import io.github.procscope.api.process.ResourceLimits;
 import io.github.procscope.linux.sys.ByteCursor;
 
 import java.nio.file.Path;

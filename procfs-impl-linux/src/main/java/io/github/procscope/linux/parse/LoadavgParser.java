@@ -1,6 +1,6 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.LoadAverage;
+import io.github.procscope.api.system.LoadAverage;
 import io.github.procscope.linux.sys.ByteCursor;
 
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.DeviceNumber;
+import io.github.procscope.api.core.DeviceNumber;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.RegionKind;
 import io.github.procscope.api.memory.RegionPermissions;
@@ -46,7 +46,7 @@ public final class MapsParser {
      * @param len    how many are valid
      * @return the regions in the file's order (ascending addresses); none for an empty file (a kernel thread
      *         or a zombie)
-     * @throws io.github.procscope.api.ProcfsParseException if a line is malformed
+     * @throws io.github.procscope.api.core.ProcfsParseException if a line is malformed
      */
     static List<MemoryRegion> parse(Path source, byte[] buf, int len) {
         Regions r = new Regions(() -> source);
@@ -137,7 +137,7 @@ public final class MapsParser {
      *
      * @param c a cursor at the start of the line
      * @return the region it describes
-     * @throws io.github.procscope.api.ProcfsParseException if the line is malformed
+     * @throws io.github.procscope.api.core.ProcfsParseException if the line is malformed
      */
     static Header header(ByteCursor c) {
         return header(c, null);

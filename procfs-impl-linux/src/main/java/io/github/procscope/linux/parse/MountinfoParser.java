@@ -1,7 +1,7 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.ProcfsParseException;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.linux.sys.ByteCursor;
 

@@ -1,7 +1,7 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.process.ProcessStat;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalSet;
 import io.github.procscope.linux.sys.ByteCursor;
@@ -66,7 +66,7 @@ public final class StatParser {
      * @param len    how many are valid
      * @param k      clock tick rate and page size
      * @return every field, typed
-     * @throws io.github.procscope.api.ProcfsParseException if the content is not a stat line
+     * @throws io.github.procscope.api.core.ProcfsParseException if the content is not a stat line
      */
     public static ProcessStat parse(Path source, byte[] buf, int len, KernelConstants k) {
         return parse(() -> source, buf, len, k);

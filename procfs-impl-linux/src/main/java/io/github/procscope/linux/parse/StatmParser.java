@@ -1,6 +1,6 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcessStatm;
+import io.github.procscope.api.process.ProcessStatm;
 import io.github.procscope.linux.sys.ByteCursor;
 import io.github.procscope.linux.sys.KernelConstants;
 

@@ -1,7 +1,7 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessStatus;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessStatus;
 import io.github.procscope.api.signals.SignalMasks;
 import io.github.procscope.api.signals.SignalSet;
 import io.github.procscope.linux.sys.ByteCursor;
@@ -43,7 +43,7 @@ public final class StatusParser {
      * @param buf    its bytes
      * @param len    how many are valid
      * @return the facts, typed
-     * @throws io.github.procscope.api.ProcfsParseException if a line is malformed or a required key is missing
+     * @throws io.github.procscope.api.core.ProcfsParseException if a line is malformed or a required key is missing
      */
     public static ProcessStatus parse(Path source, byte[] buf, int len) {
         ByteCursor c = new ByteCursor(source, buf, len);
@@ -170,7 +170,7 @@ public final class StatusParser {
         }
         if (name == null || state == null || tgid < 0 || pid < 0 || ppid < 0 || uid == null || gid == null
                 || !threadsSeen) {
-            throw new io.github.procscope.api.ProcfsParseException(source,
+            throw new io.github.procscope.api.core.ProcfsParseException(source,
                     new String(buf, 0, Math.min(len, 80), java.nio.charset.StandardCharsets.ISO_8859_1),
                     "missing one of the required lines Name, State, Tgid, Pid, PPid, Uid, Gid, Threads");
         }

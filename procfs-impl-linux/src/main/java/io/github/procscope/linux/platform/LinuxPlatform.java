@@ -1,7 +1,7 @@
 package io.github.procscope.linux.platform;
 
+import io.github.procscope.api.PlatformProvider;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.spi.PlatformProvider;
 
 import java.nio.file.Path;
 

@@ -1,18 +1,21 @@
 package io.github.procscope.linux.platform;
 
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.KernelLogUnavailableException;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.job.JobSupervisor;
+import io.github.procscope.api.job.JobTree;
+import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
+import io.github.procscope.api.system.SystemResources;
 import io.github.procscope.linux.doctor.LinuxDoctor;
 import io.github.procscope.linux.events.LinuxProcessEvents;
 import io.github.procscope.linux.jobs.LinuxJobSupervisor;
@@ -120,6 +123,11 @@ final class LinuxProcscope implements Procscope {
     @Override
     public io.github.procscope.api.events.ProcessEvents events() {
         return events.get();
+    }
+
+    @Override
+    public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
+        return processes().jobTree(root, options);
     }
 
     @Override

@@ -17,7 +17,7 @@ public final class CgroupMemoryStat {
      * @param c a cgroup's memory, from {@link LinuxSystemResources#cgroupMemory()}
      * @return {@code inactive_file} (v2) or {@code total_inactive_file} (v1) of its {@code memory.stat}: page
      *         cache the kernel reclaims before it kills; 0 when the file cannot be read
-     * @throws io.github.procscope.api.ProcfsParseException if the file is malformed
+     * @throws io.github.procscope.api.core.ProcfsParseException if the file is malformed
      */
     public static long inactiveFileBytes(CgroupMemory c) {
         Path stat = c.directory().resolve("memory.stat");

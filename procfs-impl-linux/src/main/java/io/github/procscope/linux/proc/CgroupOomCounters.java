@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.diagnose.CgroupOomCount;
 import io.github.procscope.api.disk.MountInfo;
+import io.github.procscope.api.system.SystemResources;
 import io.github.procscope.linux.parse.FlatKeyedParser;
 import io.github.procscope.linux.sys.ProcBuffer;
 

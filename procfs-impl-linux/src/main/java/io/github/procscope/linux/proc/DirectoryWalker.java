@@ -1,6 +1,6 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.disk.DirectoryTotal;
 import io.github.procscope.api.disk.DirectoryUsage;
 import io.github.procscope.linux.sys.FsCalls;

@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
+import io.github.procscope.linux.parse.SelfStatus;
 import io.github.procscope.linux.sys.FileStatus;
 import io.github.procscope.linux.sys.ProcFiles;
-import io.github.procscope.linux.parse.SelfStatus;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * How a process table counts the open descriptors of a process ({@link io.github.procscope.api.Facet#FDS}) without
+ * How a process table counts the open descriptors of a process ({@link io.github.procscope.api.process.Facet#FDS}) without
  * listing {@code /proc/PID/fd}: since Linux 6.2 {@code stat} of that directory gives the number of open
  * descriptors as its size. The count is taken from the size only where listing the directory would succeed and
  * give the same number, so that the facet's value does not depend on the way it was read:

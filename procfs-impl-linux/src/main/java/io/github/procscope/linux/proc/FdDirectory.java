@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcfsException;
 import io.github.procscope.linux.sys.ProcBuffer;
 import io.github.procscope.linux.sys.ReadFailures;
 

@@ -1,15 +1,15 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.core.ProcfsException;
 import io.github.procscope.api.diagnose.KernelLog;
 import io.github.procscope.api.diagnose.KernelLogUnavailableException;
 import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.linux.parse.KmsgParser;
 import io.github.procscope.linux.parse.KmsgRecord;
 import io.github.procscope.linux.parse.OomReportParser;
+import io.github.procscope.linux.sys.Errno;
 import io.github.procscope.linux.sys.FsCalls;
 import io.github.procscope.linux.sys.ProcBuffer;
-import io.github.procscope.linux.sys.Errno;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -88,7 +88,7 @@ public final class LinuxKernelLog implements KernelLog {
         }
         boolean charDevice = attrs.get("mode") instanceof Integer && ((Integer) attrs.get("mode") & 0xF000) == 0x2000;
         if (!charDevice || !Long.valueOf(KMSG_RDEV).equals(attrs.get("rdev"))) {
-            throw new io.github.procscope.api.ProcfsFileRefusedException(kmsg, kmsg + " is neither the kernel log device (1:11) nor a regular file "
+            throw new io.github.procscope.api.core.ProcfsFileRefusedException(kmsg, kmsg + " is neither the kernel log device (1:11) nor a regular file "
                     + "in its format; refusing to read it");
         }
     }
@@ -106,7 +106,7 @@ public final class LinuxKernelLog implements KernelLog {
                 int n = fs.read(fd, record);
                 if (n > 0) {
                     if (all.size() + n + 1 > MAX_LOG_BYTES) {
-                        throw new io.github.procscope.api.ProcfsFileRefusedException(kmsg, kmsg + " gave more than " + (MAX_LOG_BYTES >> 20)
+                        throw new io.github.procscope.api.core.ProcfsFileRefusedException(kmsg, kmsg + " gave more than " + (MAX_LOG_BYTES >> 20)
                                 + " MiB, more than a kernel log holds; refusing to read it");
                     }
                     all.write(record, 0, n);

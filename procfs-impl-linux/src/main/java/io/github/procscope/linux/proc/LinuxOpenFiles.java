@@ -1,10 +1,9 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.Pids;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.api.files.DeletedFile;
 import io.github.procscope.api.files.DeletedFilesScan;
@@ -14,16 +13,17 @@ import io.github.procscope.api.files.HeldFile;
 import io.github.procscope.api.files.HeldFilesScan;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.process.ProcessStat;
 import io.github.procscope.linux.parse.AuxvParser;
 import io.github.procscope.linux.parse.FdinfoParser;
 import io.github.procscope.linux.parse.MountinfoParser;
 import io.github.procscope.linux.parse.OpenFlagBits;
 import io.github.procscope.linux.parse.StatParser;
+import io.github.procscope.linux.sys.FileStatus;
 import io.github.procscope.linux.sys.FsCalls;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
 import io.github.procscope.linux.sys.ReadFailures;
-import io.github.procscope.linux.sys.FileStatus;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,16 +1,16 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.Pids;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.MemoryTotals;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.memory.SmapsCounters;
 import io.github.procscope.api.memory.TotalsSource;
+import io.github.procscope.api.process.ProcessStat;
 import io.github.procscope.linux.parse.AuxvParser;
 import io.github.procscope.linux.parse.MapsParser;
 import io.github.procscope.linux.parse.SmapsParser;

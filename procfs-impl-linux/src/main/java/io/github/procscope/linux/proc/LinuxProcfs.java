@@ -1,24 +1,24 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessIo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcessStatm;
-import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcfsException;
-import io.github.procscope.api.ProcfsUnavailableException;
-import io.github.procscope.api.ResourceLimits;
-import io.github.procscope.api.ThreadInfo;
-import io.github.procscope.api.UnreadableProcess;
 import io.github.procscope.api.cgroup.CgroupMembership;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.Pids;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessIo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessStat;
+import io.github.procscope.api.process.ProcessStatm;
+import io.github.procscope.api.process.ProcessStatus;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ResourceLimits;
+import io.github.procscope.api.process.ThreadInfo;
+import io.github.procscope.api.process.UnreadableProcess;
 import io.github.procscope.linux.parse.AuxvParser;
 import io.github.procscope.linux.parse.CgroupOwnerParser;
 import io.github.procscope.linux.parse.CmdlineParser;
@@ -541,7 +541,13 @@ public final class LinuxProcfs implements ProcessTable {
         return n >= 0 ? OptionalInt.of(n) : OptionalInt.empty();
     }
 
-    @Override
+    /**
+     * Opens a view of one job's process tree (see {@link io.github.procscope.api.Procscope#jobTree}).
+     *
+     * @param root    the job's root, checked by its start time
+     * @param options what to read per process
+     * @return the tree
+     */
     public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
         return LinuxJobTree.open(this, root, options);
     }
@@ -574,7 +580,7 @@ public final class LinuxProcfs implements ProcessTable {
     /** A stat file names its own task: anything else is a corrupt tree, never silently accepted. */
     private static void requireSameId(Path statFile, ProcessStat stat, long id) {
         if (stat.pid() != id) {
-            throw new io.github.procscope.api.ProcfsParseException(statFile, stat.pid() + " (" + stat.comm() + ")",
+            throw new io.github.procscope.api.core.ProcfsParseException(statFile, stat.pid() + " (" + stat.comm() + ")",
                     "the file names task " + stat.pid() + ", not " + id);
         }
     }
@@ -609,7 +615,7 @@ public final class LinuxProcfs implements ProcessTable {
         // for clock steps) is damage, not a date to compute.
         if ((uptime == null || sinceBoot.getSeconds() - uptime.getSeconds() > 86_400)
                 && sinceBoot.compareTo(Duration.between(bootTime, Instant.now()).plusDays(1)) > 0) {
-            throw new io.github.procscope.api.ProcfsParseException(Path.of(prefix + stat.pid(), "stat"),
+            throw new io.github.procscope.api.core.ProcfsParseException(Path.of(prefix + stat.pid(), "stat"),
                     Long.toString(stat.startTimeTicks()), "starttime (field 22) is later than now: "
                     + stat.startTimeTicks() + " ticks after boot");
         }
@@ -802,8 +808,8 @@ public final class LinuxProcfs implements ProcessTable {
         /**
          * @return the table; constants not given are read from the running kernel
          * @throws ProcfsUnavailableException if the root does not exist or is not a procfs
-         * @throws io.github.procscope.api.ProcfsParseException if its {@code stat} or {@code uptime} is malformed
-         * @throws io.github.procscope.api.ProcfsFileRefusedException if either is not a regular file (a FIFO, a
+         * @throws io.github.procscope.api.core.ProcfsParseException if its {@code stat} or {@code uptime} is malformed
+         * @throws io.github.procscope.api.core.ProcfsFileRefusedException if either is not a regular file (a FIFO, a
          *                                  device) or is larger than the kernel writes
          */
         public LinuxProcfs build() {

@@ -1,11 +1,9 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.LoadAverage;
-import io.github.procscope.api.ProcfsException;
-import io.github.procscope.api.ProcfsParseException;
-import io.github.procscope.api.ProcfsUnavailableException;
-import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsUnavailableException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.disk.DirectoryUsage;
 import io.github.procscope.api.disk.DiskStat;
 import io.github.procscope.api.disk.DiskStats;
@@ -15,6 +13,8 @@ import io.github.procscope.api.memory.AvailableSource;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
+import io.github.procscope.api.system.LoadAverage;
+import io.github.procscope.api.system.SystemResources;
 import io.github.procscope.linux.parse.DiskstatsParser;
 import io.github.procscope.linux.parse.LoadavgParser;
 import io.github.procscope.linux.parse.MeminfoParser;

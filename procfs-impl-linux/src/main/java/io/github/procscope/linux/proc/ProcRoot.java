@@ -1,6 +1,6 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

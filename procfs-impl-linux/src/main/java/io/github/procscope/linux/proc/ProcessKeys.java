@@ -1,7 +1,7 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.Pids;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
 

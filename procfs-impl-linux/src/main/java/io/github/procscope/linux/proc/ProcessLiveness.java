@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.process.ProcessStat;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.linux.parse.StatParser;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;

@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;

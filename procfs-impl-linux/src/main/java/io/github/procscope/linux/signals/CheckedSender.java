@@ -1,15 +1,15 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.linux.sys.ProcessCalls;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.signals.Signal;
-import io.github.procscope.api.signals.SendResult;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.signals.SendResult.Outcome;
+import io.github.procscope.api.signals.SendResult;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.linux.sys.Errno;
+import io.github.procscope.linux.sys.ProcessCalls;
 import java.util.Objects;
 import java.util.Set;
 

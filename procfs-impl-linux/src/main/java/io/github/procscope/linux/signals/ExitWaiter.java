@@ -1,8 +1,8 @@
 package io.github.procscope.linux.signals;
 
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.linux.sys.ProcessCalls;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcessKey;
 
 import java.util.ArrayList;
 import java.util.List;

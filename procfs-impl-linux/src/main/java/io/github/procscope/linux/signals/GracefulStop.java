@@ -1,19 +1,19 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.linux.sys.ProcessCalls;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SendResult;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.StopOptions;
-import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.StopReport.Ending;
 import io.github.procscope.api.signals.StopReport.StoppedProcess;
+import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.sys.Errno;
+import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -512,7 +512,7 @@ final class GracefulStop {
                 : new ProcessKey(key.pid(), key.startTimeTicks(), ino);
     }
 
-    private io.github.procscope.api.ProcessTable table() {
+    private io.github.procscope.api.process.ProcessTable table() {
         return identity.table();
     }
 

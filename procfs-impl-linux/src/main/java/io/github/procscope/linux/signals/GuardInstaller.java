@@ -1,6 +1,6 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
 

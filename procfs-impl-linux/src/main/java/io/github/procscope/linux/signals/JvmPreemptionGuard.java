@@ -5,8 +5,8 @@ import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalSet;
 
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.linux.sys.JvmSignalBridge;
 
 import java.lang.management.ManagementFactory;

@@ -1,25 +1,25 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.linux.sys.ProcessCalls;
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.Pids;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.signals.Signal;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.Pids;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessStatus;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ThreadInfo;
 import io.github.procscope.api.signals.Dispositions;
-import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.SendResult.Outcome;
+import io.github.procscope.api.signals.SendResult;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.proc.TreeMembers;
+import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.SendResult;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 import io.github.procscope.api.signals.StopOptions;

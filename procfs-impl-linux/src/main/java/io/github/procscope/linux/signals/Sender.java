@@ -1,6 +1,6 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signal;
 

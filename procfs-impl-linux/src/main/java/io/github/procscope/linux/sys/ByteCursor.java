@@ -1,6 +1,6 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.NativeUnavailableException;
+import io.github.procscope.api.core.NativeUnavailableException;
 
 /**
  * The file-system calls of the readers ({@code LinuxOpenFiles}, {@code DirectoryWalker},

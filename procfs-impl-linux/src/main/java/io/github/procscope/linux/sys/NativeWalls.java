@@ -1,7 +1,7 @@
 package io.github.procscope.linux.sys;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.NativeUnavailableException;
+import io.github.procscope.api.core.NativeUnavailableException;
 
 import java.util.Locale;
 import java.util.Set;

@@ -1,8 +1,8 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcfsException;
 
 import java.io.FileInputStream;
 import java.io.FileNotFoundException;
@@ -167,7 +167,7 @@ public final class ProcBuffer {
          * @param buf  the buffer
          * @param from where the run starts (the start of a line)
          * @param to   where it ends: just past a newline, or the end of the file
-         * @throws io.github.procscope.api.ProcfsParseException if a line is malformed, which ends the read
+         * @throws io.github.procscope.api.core.ProcfsParseException if a line is malformed, which ends the read
          */
         void lines(byte[] buf, int from, int to);
     }
@@ -213,7 +213,7 @@ public final class ProcBuffer {
                 }
                 if (last < 0) {
                     if (n == bytes.length) {
-                        throw new io.github.procscope.api.ProcfsFileRefusedException(Path.of(file), file
+                        throw new io.github.procscope.api.core.ProcfsFileRefusedException(Path.of(file), file
                                 + " has a line longer than " + (bytes.length >> 10) + " KiB, more than the kernel"
                                 + " writes there; refusing to read it");
                     }
@@ -262,7 +262,7 @@ public final class ProcBuffer {
 
     /** @return the error for a file that is not a regular file, {@code kind} saying what it is instead */
     static ProcfsException notRegular(Path file, String kind) {
-        return new io.github.procscope.api.ProcfsFileRefusedException(file, file + " is " + kind + ", not a regular file; refusing to read it");
+        return new io.github.procscope.api.core.ProcfsFileRefusedException(file, file + " is " + kind + ", not a regular file; refusing to read it");
     }
 
     /**
@@ -393,7 +393,7 @@ public final class ProcBuffer {
     /** @return the error for a file over {@code limit} bytes, more than the kernel makes for it */
     static ProcfsException tooLarge(Path file, int limit) {
         String size = limit >= 1 << 20 ? (limit >> 20) + " MiB" : (limit >> 10) + " KiB";
-        return new io.github.procscope.api.ProcfsFileRefusedException(file, file + " is larger than " + size
+        return new io.github.procscope.api.core.ProcfsFileRefusedException(file, file + " is larger than " + size
                 + ", more than the kernel writes there; refusing to read it");
     }
 

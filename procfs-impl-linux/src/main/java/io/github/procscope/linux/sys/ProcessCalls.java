@@ -1,8 +1,8 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.NativeUnavailableException;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.core.NativeUnavailableException;
 import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.SignalsUnavailableException;
 
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.core.ProcfsException;
 
 import java.nio.file.Path;
 

@@ -1,10 +1,10 @@
 package io.github.procscope.linux.doctor;
 
 import io.github.procscope.linux.proc.CgroupOomCounters;
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.proc.LinuxKernelLog;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.proc.LinuxSystemResources;
+import io.github.procscope.testing.Fixtures;
 
 import io.github.procscope.api.diagnose.CgroupOomCount;
 import io.github.procscope.api.diagnose.Diagnosis;
@@ -13,7 +13,6 @@ import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.api.diagnose.Severity;
-import io.github.procscope.linux.doctor.LinuxDoctor;
 import io.github.procscope.testing.FixtureTrees;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,29 +1,28 @@
 package io.github.procscope.linux.doctor;
 
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.proc.LinuxKernelLog;
 import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.testing.Fixtures;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
-import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.api.diagnose.FindingKind;
+import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.api.diagnose.Severity;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
-import io.github.procscope.linux.doctor.LinuxDoctor;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessStatus;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ThreadInfo;
 import io.github.procscope.testing.Commands;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
@@ -121,10 +120,6 @@ class DoctorTest {
             return proc.pageSizeBytes();
         }
 
-        @Override
-        public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
-            return proc.jobTree(root, options);
-        }
     }
 
     @Test

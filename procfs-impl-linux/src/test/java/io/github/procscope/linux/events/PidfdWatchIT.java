@@ -1,6 +1,6 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.events.EventType;
 import io.github.procscope.api.events.ProcessEvent;
 import io.github.procscope.linux.proc.LinuxProcfs;

@@ -1,6 +1,6 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventSubscription;
 import io.github.procscope.api.events.EventType;

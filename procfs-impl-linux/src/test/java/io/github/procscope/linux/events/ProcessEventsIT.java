@@ -1,6 +1,6 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventSubscription;
 import io.github.procscope.api.events.EventType;
@@ -367,7 +367,7 @@ class ProcessEventsIT {
             if (s == EventSource.NETLINK && !isRoot()) {
                 continue;
             }
-            org.junit.jupiter.api.Assertions.assertThrows(io.github.procscope.api.NoSuchProcessException.class,
+            org.junit.jupiter.api.Assertions.assertThrows(io.github.procscope.api.core.NoSuchProcessException.class,
                     () -> LinuxProcessEvents.of(proc).subscribeTree(reused, new Collector(), Duration.ofMillis(50), s),
                     s.name());
         }

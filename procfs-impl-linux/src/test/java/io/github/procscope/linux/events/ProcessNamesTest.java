@@ -1,12 +1,12 @@
 package io.github.procscope.linux.events;
 
-import io.github.procscope.testing.Fixtures;
-import io.github.procscope.linux.sys.ProcConnectorSocket;
 import io.github.procscope.linux.parse.ProcEventParser;
 import io.github.procscope.linux.parse.StatParser;
+import io.github.procscope.linux.sys.ProcConnectorSocket;
+import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcessStat;
 import io.github.procscope.api.events.EventType;
+import io.github.procscope.api.process.ProcessStat;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

@@ -1,18 +1,18 @@
 package io.github.procscope.linux.jobs;
 
-import io.github.procscope.api.signals.ExitStatus;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessState;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.signals.PreemptionGuard;
-import io.github.procscope.api.signals.PreemptionGuardOptions;
-import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.job.Job;
 import io.github.procscope.api.job.JobEnding;
 import io.github.procscope.api.job.JobReport;
 import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.job.JobStartException;
 import io.github.procscope.api.job.Straggler;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.signals.ExitStatus;
+import io.github.procscope.api.signals.PreemptionGuard;
+import io.github.procscope.api.signals.PreemptionGuardOptions;
+import io.github.procscope.api.signals.Signal;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

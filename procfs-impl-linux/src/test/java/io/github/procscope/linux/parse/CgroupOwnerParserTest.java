@@ -1,12 +1,12 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcfsParseException;
 import io.github.procscope.api.cgroup.CgroupMembership;
 import io.github.procscope.api.cgroup.Container;
 import io.github.procscope.api.cgroup.ContainerRuntime;
 import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.cgroup.QosClass;
 import io.github.procscope.api.cgroup.SlurmJob;
+import io.github.procscope.api.core.ProcfsParseException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;

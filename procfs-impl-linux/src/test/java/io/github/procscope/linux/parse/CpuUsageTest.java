@@ -2,10 +2,10 @@ package io.github.procscope.linux.parse;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.CpuUsage;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessStat;
+import io.github.procscope.api.process.CpuUsage;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessStat;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -40,10 +40,10 @@ class CpuUsageTest {
     void percentIsCpuTimeOverWallTime() {
         ProcessSnapshot a = snap(100, proc(10, 5, 100, 0), proc(11, 5, 0, 0));
         ProcessSnapshot b = snap(102, proc(10, 5, 250, 50), proc(11, 5, 100, 0));
-        Map<io.github.procscope.api.ProcessKey, Double> m = CpuUsage.between(a, b);
-        assertEquals(100.0 * 2.0 / 2.0, m.get(new io.github.procscope.api.ProcessKey(10, 5)), 1e-9,
+        Map<io.github.procscope.api.core.ProcessKey, Double> m = CpuUsage.between(a, b);
+        assertEquals(100.0 * 2.0 / 2.0, m.get(new io.github.procscope.api.core.ProcessKey(10, 5)), 1e-9,
                 "2 s of CPU in 2 s of wall time");
-        assertEquals(50.0, m.get(new io.github.procscope.api.ProcessKey(11, 5)), 1e-9);
+        assertEquals(50.0, m.get(new io.github.procscope.api.core.ProcessKey(11, 5)), 1e-9);
         assertEquals(100.0, CpuUsage.percent(a, b, 10).getAsDouble(), 1e-9);
     }
 
@@ -59,7 +59,7 @@ class CpuUsageTest {
     void newProcessesAndSameInstantGiveNothingAndReversedOrderIsRefused() {
         ProcessSnapshot a = snap(100, proc(10, 5, 0, 0));
         ProcessSnapshot b = snap(101, proc(10, 5, 50, 0), proc(12, 9000, 5, 0));
-        assertEquals(Set.of(new io.github.procscope.api.ProcessKey(10, 5)), CpuUsage.between(a, b).keySet());
+        assertEquals(Set.of(new io.github.procscope.api.core.ProcessKey(10, 5)), CpuUsage.between(a, b).keySet());
         assertTrue(CpuUsage.between(a, a).isEmpty());
         assertThrows(IllegalArgumentException.class, () -> CpuUsage.between(b, a));
     }

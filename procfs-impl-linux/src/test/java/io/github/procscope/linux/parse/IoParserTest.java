@@ -1,7 +1,7 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcessIo;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.process.ProcessIo;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

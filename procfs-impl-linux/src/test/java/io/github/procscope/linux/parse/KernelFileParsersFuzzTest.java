@@ -1,10 +1,10 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
+import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.quicktheories.core.Gen;

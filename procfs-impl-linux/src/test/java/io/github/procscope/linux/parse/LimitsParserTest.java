@@ -1,8 +1,8 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.ProcfsParseException;
-import io.github.procscope.api.ResourceLimit;
-import io.github.procscope.api.ResourceLimits;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.process.ResourceLimit;
+import io.github.procscope.api.process.ResourceLimits;
 import io.github.procscope.testing.Fixtures;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.api.LoadAverage;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.system.LoadAverage;
 import io.github.procscope.linux.proc.LinuxSystemResources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -86,7 +86,7 @@ class LoadavgParserTest {
 
     @Test
     void aFixtureRootWithoutTheFileIsAProcfsError(@TempDir Path root) {
-        assertThrows(io.github.procscope.api.ProcfsException.class,
+        assertThrows(io.github.procscope.api.core.ProcfsException.class,
                 () -> LinuxSystemResources.at(root, root).loadAverage());
     }
 }

@@ -2,8 +2,8 @@ package io.github.procscope.linux.parse;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.ProcfsParseException;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.RegionKind;

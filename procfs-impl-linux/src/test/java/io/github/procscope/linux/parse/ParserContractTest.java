@@ -3,7 +3,7 @@ package io.github.procscope.linux.parse;
 import io.github.procscope.linux.sys.ByteCursor;
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.SourceDSL;

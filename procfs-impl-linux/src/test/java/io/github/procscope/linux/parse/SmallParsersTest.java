@@ -1,11 +1,11 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.linux.sys.ByteCursor;
-import io.github.procscope.testing.Fixtures;
-import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.proc.TtyNames;
+import io.github.procscope.linux.sys.ByteCursor;
+import io.github.procscope.linux.sys.KernelConstants;
+import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;

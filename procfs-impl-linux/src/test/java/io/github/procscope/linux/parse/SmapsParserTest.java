@@ -2,7 +2,7 @@ package io.github.procscope.linux.parse;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.RegionKind;

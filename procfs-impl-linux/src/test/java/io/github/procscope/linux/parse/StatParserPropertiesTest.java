@@ -2,8 +2,8 @@ package io.github.procscope.linux.parse;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.process.ProcessStat;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;
 import org.quicktheories.generators.SourceDSL;

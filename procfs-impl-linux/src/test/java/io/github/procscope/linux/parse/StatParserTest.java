@@ -2,10 +2,10 @@ package io.github.procscope.linux.parse;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcfsParseException;
-import io.github.procscope.api.SchedulingPolicy;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.process.ProcessStat;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.SchedulingPolicy;
 import io.github.procscope.api.signals.Signal;
 import org.junit.jupiter.api.Test;
 

@@ -2,9 +2,9 @@ package io.github.procscope.linux.parse;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessStatus;
 import io.github.procscope.api.signals.Signal;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package io.github.procscope.linux.parse;
 
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.sys.ProcBuffer;
+import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcfsFileRefusedException;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsFileRefusedException;
+import io.github.procscope.api.core.ProcfsParseException;
 import io.github.procscope.api.memory.MemoryRegion;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -3,8 +3,8 @@ package io.github.procscope.linux.parse;
 import io.github.procscope.linux.sys.ByteCursor;
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcessStat;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.process.ProcessStat;
 import io.github.procscope.api.signals.SignalSet;
 import org.junit.jupiter.api.Test;
 import org.quicktheories.core.Gen;

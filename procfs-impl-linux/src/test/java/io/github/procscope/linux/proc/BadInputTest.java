@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.Facet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 

@@ -1,9 +1,9 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.cgroup.CgroupMembership;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
 import io.github.procscope.linux.parse.CgroupOwnerParser;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.memory.MemoryRegion;
 import org.junit.jupiter.api.Test;

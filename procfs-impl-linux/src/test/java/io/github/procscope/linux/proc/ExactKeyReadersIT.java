@@ -1,10 +1,10 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.events.LinuxProcessEvents;
+import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.ProcessKey;
 import io.github.procscope.api.Procscope;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.events.EventSource;
 import io.github.procscope.api.events.EventSubscription;
 import io.github.procscope.api.events.ProcessEventListener;
@@ -69,9 +69,9 @@ class ExactKeyReadersIT {
         assertFalse(scope.memory().maps(key).regions().isEmpty());
         ProcessKey other = new ProcessKey(key.pid(), key.startTimeTicks(),
                 java.util.OptionalLong.of(key.pidfsInode().getAsLong() + 1));
-        assertThrows(io.github.procscope.api.NoSuchProcessException.class, () -> scope.openFiles().fds(other),
+        assertThrows(io.github.procscope.api.core.NoSuchProcessException.class, () -> scope.openFiles().fds(other),
                 "a key whose inode is not the process's (a same-tick newcomer's) is refused");
-        assertThrows(io.github.procscope.api.NoSuchProcessException.class, () -> scope.memory().maps(other));
+        assertThrows(io.github.procscope.api.core.NoSuchProcessException.class, () -> scope.memory().maps(other));
     }
 
     @Test

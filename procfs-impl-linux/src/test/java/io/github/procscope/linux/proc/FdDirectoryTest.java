@@ -1,6 +1,6 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.testing.Commands;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;

@@ -1,14 +1,14 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.job.Discovery;
 import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

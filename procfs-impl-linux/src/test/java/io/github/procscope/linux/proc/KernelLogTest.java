@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.parse.KmsgParser;
 import io.github.procscope.linux.parse.KmsgRecord;
+import io.github.procscope.testing.Fixtures;
 
 import io.github.procscope.api.diagnose.OomKill;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcfsParseException;
 import io.github.procscope.api.files.AccessMode;
 import io.github.procscope.api.files.FdKind;
 import io.github.procscope.api.files.OpenFd;

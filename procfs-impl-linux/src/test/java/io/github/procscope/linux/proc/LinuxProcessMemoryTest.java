@@ -2,9 +2,9 @@ package io.github.procscope.linux.proc;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.memory.MemoryTotals;
 import io.github.procscope.api.memory.RegionKind;

@@ -2,16 +2,16 @@ package io.github.procscope.linux.proc;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTree;
-import io.github.procscope.api.ProcfsException;
-import io.github.procscope.api.ProcfsUnavailableException;
-import io.github.procscope.api.ThreadInfo;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.core.ProcfsUnavailableException;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTree;
+import io.github.procscope.api.process.ThreadInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,7 +63,7 @@ class LinuxProcfsFixtureTest {
         assertEquals(Optional.of("pts/0"), bash.tty());
         assertEquals(1100 * 4096, bash.rssBytes(), "statm's exact resident count wins over stat's estimate");
         assertEquals(1024 * 4096, bash.stat().rssBytes());
-        assertEquals(new io.github.procscope.api.ProcessStatm(3000 * 4096L, 1100 * 4096L, 700 * 4096L,
+        assertEquals(new io.github.procscope.api.process.ProcessStatm(3000 * 4096L, 1100 * 4096L, 700 * 4096L,
                 225 * 4096L, 400 * 4096L), bash.statm().orElseThrow());
     }
 
@@ -180,7 +180,7 @@ class LinuxProcfsFixtureTest {
     void processKeyGuardsAgainstRecycledPids() {
         ProcessInfo bash = proc.process(100);
         assertEquals(bash.pid(), proc.process(bash.key(), Set.of()).pid());
-        var recycled = new io.github.procscope.api.ProcessKey(100, bash.startTimeTicks() + 1);
+        var recycled = new io.github.procscope.api.core.ProcessKey(100, bash.startTimeTicks() + 1);
         NoSuchProcessException e = assertThrows(NoSuchProcessException.class, () -> proc.process(recycled, Set.of()));
         assertTrue(e.getMessage().contains("reused"), e.getMessage());
         assertTrue(proc.snapshot().find(bash.key()).isPresent());

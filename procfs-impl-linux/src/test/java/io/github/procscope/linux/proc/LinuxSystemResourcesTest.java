@@ -2,9 +2,9 @@ package io.github.procscope.linux.proc;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.ProcfsException;
-import io.github.procscope.api.ProcfsUnavailableException;
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.disk.MountInfo;
 import io.github.procscope.api.memory.AvailableSource;

@@ -1,12 +1,12 @@
 package io.github.procscope.linux.proc;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ThreadInfo;
 import io.github.procscope.testing.NativeHelpers;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;

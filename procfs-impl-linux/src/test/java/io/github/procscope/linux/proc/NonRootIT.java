@@ -71,7 +71,7 @@ class NonRootIT {
     }
 
     /** @return the snapshot's processes as pid:start-time-ticks */
-    private static Set<String> keys(io.github.procscope.api.ProcessSnapshot s) {
+    private static Set<String> keys(io.github.procscope.api.process.ProcessSnapshot s) {
         return s.processes().stream().map(i -> i.key().pid() + ":" + i.key().startTimeTicks())
                 .collect(Collectors.toCollection(TreeSet::new));
     }

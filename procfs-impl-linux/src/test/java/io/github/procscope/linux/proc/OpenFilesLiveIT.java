@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.NoSuchProcessException;
+import io.github.procscope.api.core.DeviceNumber;
+import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.api.disk.FileSystemUsage;
 import io.github.procscope.api.files.AccessMode;
 import io.github.procscope.api.files.DeletedFile;

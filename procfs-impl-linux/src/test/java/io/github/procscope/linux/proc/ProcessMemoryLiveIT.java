@@ -1,8 +1,8 @@
 package io.github.procscope.linux.proc;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.Pids;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.Pids;
 import io.github.procscope.api.memory.MemoryMaps;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.MemoryTotals;

@@ -1,8 +1,7 @@
 package io.github.procscope.linux.proc;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.DeviceNumber;
-import io.github.procscope.api.SystemResources;
+import io.github.procscope.api.core.DeviceNumber;
 import io.github.procscope.api.disk.DiskStat;
 import io.github.procscope.api.disk.DiskStats;
 import io.github.procscope.api.disk.FileSystemUsage;
@@ -12,6 +11,7 @@ import io.github.procscope.api.memory.AvailableSource;
 import io.github.procscope.api.memory.CgroupMemory;
 import io.github.procscope.api.memory.CgroupVersion;
 import io.github.procscope.api.memory.SystemMemory;
+import io.github.procscope.api.system.SystemResources;
 import io.github.procscope.testing.Commands;
 import org.junit.jupiter.api.Test;
 
@@ -104,7 +104,7 @@ class SystemResourcesLiveIT {
 
     @Test
     void aPathThatDoesNotExistHasNoFileSystem() {
-        assertThrows(io.github.procscope.api.ProcscopeException.class,
+        assertThrows(io.github.procscope.api.core.ProcscopeException.class,
                 () -> system.fileSystem(Path.of("/no/such/path/here")));
     }
 

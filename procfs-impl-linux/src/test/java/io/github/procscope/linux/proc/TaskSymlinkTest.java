@@ -2,8 +2,8 @@ package io.github.procscope.linux.proc;
 
 import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ThreadInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -3,7 +3,6 @@ package io.github.procscope.linux.signals;
 import io.github.procscope.api.Procscope;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
-import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.api.signals.Signal;
 
 import java.io.FileInputStream;

@@ -1,13 +1,13 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SendResult;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.StopOptions;
-import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.StopReport.Ending;
 import io.github.procscope.api.signals.StopReport.StoppedProcess;
+import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
@@ -175,7 +175,7 @@ class GracefulStopIT {
         assertTrue(r.target().contains("process group " + pgid));
         assertTrue(leader.waitFor(30, TimeUnit.SECONDS));
         Spawned.await(TIMEOUT, "no live member left", () -> proc.snapshot().processes().stream()
-                .noneMatch(i -> i.pgid() == pgid && i.state() != io.github.procscope.api.ProcessState.ZOMBIE));
+                .noneMatch(i -> i.pgid() == pgid && i.state() != io.github.procscope.api.process.ProcessState.ZOMBIE));
     }
 
     @ParameterizedTest(name = "pidfd={0}")
@@ -213,7 +213,7 @@ class GracefulStopIT {
         LinuxSignals signals = signals(pidfd);
         SendResult stop = signals.send(key, Signal.STOP);
         assertTrue(stop.delivered());
-        Spawned.await(TIMEOUT, "stopped", () -> proc.process(key.pid()).state() == io.github.procscope.api.ProcessState.STOPPED);
+        Spawned.await(TIMEOUT, "stopped", () -> proc.process(key.pid()).state() == io.github.procscope.api.process.ProcessState.STOPPED);
 
         StopReport r = signals.stop(p, StopOptions.defaults().withGracePeriod(Duration.ofSeconds(20)));
 

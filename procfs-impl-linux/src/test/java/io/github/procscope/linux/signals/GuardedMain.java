@@ -1,9 +1,9 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
+import io.github.procscope.api.signals.Signal;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,12 +1,11 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.Dispositions.Disposition;
 import io.github.procscope.api.signals.Dispositions;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

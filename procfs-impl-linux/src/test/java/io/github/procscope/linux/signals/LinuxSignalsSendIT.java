@@ -1,16 +1,15 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SendResult.Outcome;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -191,6 +190,6 @@ class LinuxSignalsSendIT {
 
     /** Values outside the pid range. */
     private static final class Pidless {
-        static final long TOO_LARGE = io.github.procscope.api.Pids.PID_MAX_LIMIT + 1;
+        static final long TOO_LARGE = io.github.procscope.api.core.Pids.PID_MAX_LIMIT + 1;
     }
 }

@@ -1,14 +1,13 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.signals.LinuxSignals;
 
 import java.nio.file.Path;
 import java.io.BufferedReader;

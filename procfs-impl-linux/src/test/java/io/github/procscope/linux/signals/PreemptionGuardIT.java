@@ -1,12 +1,11 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 

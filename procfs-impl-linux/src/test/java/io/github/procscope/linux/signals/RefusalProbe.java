@@ -1,8 +1,8 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
 import io.github.procscope.api.signals.Signal;
@@ -62,7 +62,7 @@ public final class RefusalProbe {
         attempts.put("grandparent group", () -> signals.sendToGroup(grandparentGroup, Signal.WINCH));
         attempts.put("stop grandparent group", () -> signals.stopGroup(grandparentGroup, StopOptions.defaults()));
         // A kernel thread (kthreadd where the machine shows it): stopped, nothing is sent.
-        table.snapshot().processes().stream().filter(io.github.procscope.api.ProcessInfo::isKernelThread)
+        table.snapshot().processes().stream().filter(io.github.procscope.api.process.ProcessInfo::isKernelThread)
                 .findFirst().ifPresentOrElse(k -> {
                     attempts.put("stop kernel thread", () -> signals.stop(k.key(), StopOptions.defaults()));
                     attempts.put("stop tree of kernel thread", () -> signals.stopTree(k.key(), StopOptions.defaults()));

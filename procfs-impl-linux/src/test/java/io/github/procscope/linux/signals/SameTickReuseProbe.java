@@ -1,13 +1,7 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.job.ForwardedSignal;
 import io.github.procscope.api.job.Job;
 import io.github.procscope.api.job.JobEvent;
@@ -15,12 +9,17 @@ import io.github.procscope.api.job.JobReport;
 import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessStatus;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ThreadInfo;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
-import io.github.procscope.linux.signals.LinuxSignals;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -395,9 +394,5 @@ public final class SameTickReuseProbe {
             return table.pageSizeBytes();
         }
 
-        @Override
-        public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
-            return table.jobTree(root, options);
-        }
     }
 }

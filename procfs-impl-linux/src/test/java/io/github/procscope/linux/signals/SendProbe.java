@@ -1,7 +1,7 @@
 package io.github.procscope.linux.signals;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.api.signals.StopOptions;

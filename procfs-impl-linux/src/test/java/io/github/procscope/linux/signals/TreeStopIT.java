@@ -1,11 +1,11 @@
 package io.github.procscope.linux.signals;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.signals.StopOptions;
-import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.api.signals.StopReport.Ending;
+import io.github.procscope.api.signals.StopReport;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;

@@ -1,10 +1,10 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcfsException;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.process.Facet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

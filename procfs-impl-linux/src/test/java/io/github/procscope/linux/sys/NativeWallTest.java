@@ -1,6 +1,6 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.Pids;
+import io.github.procscope.api.core.Pids;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;

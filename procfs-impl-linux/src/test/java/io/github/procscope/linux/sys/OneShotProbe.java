@@ -1,7 +1,7 @@
 package io.github.procscope.linux.sys;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.process.ProcessTable;
 
 import java.nio.file.Path;
 

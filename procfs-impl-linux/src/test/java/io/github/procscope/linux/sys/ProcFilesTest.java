@@ -1,15 +1,15 @@
 package io.github.procscope.linux.sys;
 
 import io.github.procscope.linux.proc.FdCounter;
-import io.github.procscope.testing.Fixtures;
 import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.testing.Fixtures;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.ProcfsParseException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcfsParseException;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessStatus;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -210,7 +210,7 @@ class ProcFilesTest {
         assertThrows(NoSuchProcessException.class, () -> t.process(43));
         ProcessSnapshot snapshot = t.snapshot();
         assertTrue(snapshot.find(42).isEmpty(), "a process that cannot be parsed is not guessed at");
-        assertEquals(List.of(new io.github.procscope.api.UnreadableProcess(42, root.resolve("42/statm"),
+        assertEquals(List.of(new io.github.procscope.api.process.UnreadableProcess(42, root.resolve("42/statm"),
                 e.getMessage())), snapshot.unreadable(), "nor silently left out: it is named");
     }
 

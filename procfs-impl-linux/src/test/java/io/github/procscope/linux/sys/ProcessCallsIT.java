@@ -43,7 +43,7 @@ class ProcessCallsIT {
     void aFailureToLoadTheNativeLibraryIsAClearTypedErrorNotAFallback() throws Exception {
         // The target cannot exist (above pid_max), so even a wrongly working sender would hit nothing.
         Process p = spawned.startJava(List.of("-Djnr.ffi.provider=no.such.Provider", "-Dprocscope.native.backend=jnr"), SendProbe.class,
-                Long.toString(io.github.procscope.api.Pids.PID_MAX_LIMIT), "0", "WINCH");
+                Long.toString(io.github.procscope.api.core.Pids.PID_MAX_LIMIT), "0", "WINCH");
         String line = Spawned.readLine(p, Duration.ofSeconds(60));
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
 

@@ -1,9 +1,9 @@
 package io.github.procscope.linux.sys;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessAccessDeniedException;
-import io.github.procscope.api.ProcfsException;
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcessAccessDeniedException;
+import io.github.procscope.api.core.ProcfsException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.linux.proc.LinuxOpenFiles;
 import io.github.procscope.linux.proc.LinuxProcessMemory;
 import org.junit.jupiter.api.Test;

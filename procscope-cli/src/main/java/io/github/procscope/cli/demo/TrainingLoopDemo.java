@@ -1,9 +1,9 @@
 package io.github.procscope.cli.demo;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
+import io.github.procscope.api.signals.Signal;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -2,12 +2,12 @@ package io.github.procscope.cli.lab;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcessTree;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ProcessTree;
+import io.github.procscope.api.process.ThreadInfo;
 
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,16 +1,16 @@
 package io.github.procscope.cli.lab;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.SystemResources;
 import io.github.procscope.api.disk.FileSystemUsage;
 import io.github.procscope.api.files.DeletedFile;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.system.SystemResources;
 
-import io.github.procscope.api.ProcessKey;
-import io.github.procscope.api.signals.Signal;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.SendResult;
+import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 
 import java.io.IOException;

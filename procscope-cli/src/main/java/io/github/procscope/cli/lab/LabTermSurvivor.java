@@ -1,9 +1,9 @@
 package io.github.procscope.cli.lab;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.PreemptionGuard;
 import io.github.procscope.api.signals.PreemptionGuardOptions;
+import io.github.procscope.api.signals.Signal;
 
 /**
  * Lab helper for step 7: a JVM that handles TERM (through {@link PreemptionGuard}) and carries on instead

@@ -1,6 +1,6 @@
 package io.github.procscope.cli.demo;
 
-import io.github.procscope.api.ProcessKey;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;

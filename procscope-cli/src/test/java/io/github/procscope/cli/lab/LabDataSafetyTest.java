@@ -1,7 +1,7 @@
 package io.github.procscope.cli.lab;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.testing.Commands;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;

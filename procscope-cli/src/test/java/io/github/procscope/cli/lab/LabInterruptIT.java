@@ -1,10 +1,10 @@
 package io.github.procscope.cli.lab;
 
 import io.github.procscope.api.Procscope;
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.signals.Signal;
 import io.github.procscope.api.signals.Signals;
 import io.github.procscope.cli.ProcscopeCli;

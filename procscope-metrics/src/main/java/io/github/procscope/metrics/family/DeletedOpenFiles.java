@@ -1,6 +1,6 @@
 package io.github.procscope.metrics.family;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.files.DeletedFilesScan;
 import io.github.procscope.api.files.DeletedSpace;
 import io.github.procscope.api.files.OpenFiles;

@@ -46,7 +46,7 @@ public record DeviceReading(GpuDevice device, GpuSample sample, OptionalLong pci
      * @param nvlink the NVLink rates, which this reading advances
      * @param gpm    the GPU's last GPM window, if any
      * @return the reading
-     * @throws io.github.procscope.api.ProcscopeException if the GPU fails to answer
+     * @throws io.github.procscope.api.core.ProcscopeException if the GPU fails to answer
      */
     public static DeviceReading of(GpuDevice d, NvlinkRates nvlink, Optional<GpmMetrics> gpm) {
         GpuSample sample = d.sample();

@@ -1,6 +1,6 @@
 package io.github.procscope.metrics.family;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.diagnose.DoctorOptions;

@@ -2,8 +2,8 @@ package io.github.procscope.metrics.family;
 
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuSample;
-import io.github.procscope.api.gpu.monitor.IdleHoldingRule;
-import io.github.procscope.api.gpu.monitor.IdleHoldingVerdict;
+import io.github.procscope.api.gpu.IdleHoldingRule;
+import io.github.procscope.api.gpu.IdleHoldingVerdict;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.snapshots.Labels;

@@ -1,12 +1,12 @@
 package io.github.procscope.metrics.family;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.cgroup.Container;
 import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.GpuUsers;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.snapshots.Labels;

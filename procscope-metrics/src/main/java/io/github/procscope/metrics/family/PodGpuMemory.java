@@ -1,11 +1,11 @@
 package io.github.procscope.metrics.family;
 
-import io.github.procscope.api.ProcessSnapshot;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.GpuUsers;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.api.kubernetes.PodContainer;
+import io.github.procscope.api.process.ProcessSnapshot;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.snapshots.Labels;
@@ -55,7 +55,7 @@ public final class PodGpuMemory {
      *
      * @param s          the scrape
      * @param d          the GPU
-     * @param snapshot   the processes, read with {@link io.github.procscope.api.Facet#CGROUP}
+     * @param snapshot   the processes, read with {@link io.github.procscope.api.process.Facet#CGROUP}
      * @param names      the Kubernetes names
      * @param subreapers the subreapers, for {@link GpuUsers#join}
      */

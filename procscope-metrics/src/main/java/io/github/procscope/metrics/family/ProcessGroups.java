@@ -1,6 +1,6 @@
 package io.github.procscope.metrics.family;
 
-import io.github.procscope.api.ProcessInfo;
+import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.snapshots.Labels;

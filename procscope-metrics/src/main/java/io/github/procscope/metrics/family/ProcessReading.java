@@ -1,15 +1,15 @@
 package io.github.procscope.metrics.family;
 
-import io.github.procscope.api.Facet;
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcscopeException;
-import io.github.procscope.api.ResourceLimit;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.memory.MemoryTotals;
 import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.Facet;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessStatus;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ResourceLimit;
+import io.github.procscope.api.process.ThreadInfo;
 
 import java.util.EnumSet;
 import java.util.List;

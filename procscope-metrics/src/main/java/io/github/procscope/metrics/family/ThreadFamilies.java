@@ -1,7 +1,7 @@
 package io.github.procscope.metrics.family;
 
-import io.github.procscope.api.ProcessStatus;
-import io.github.procscope.api.ThreadInfo;
+import io.github.procscope.api.process.ProcessStatus;
+import io.github.procscope.api.process.ThreadInfo;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.snapshots.Labels;

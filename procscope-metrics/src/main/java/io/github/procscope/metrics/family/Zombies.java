@@ -1,7 +1,7 @@
 package io.github.procscope.metrics.family;
 
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessState;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.github.procscope.metrics.model.Scrape;
 import io.prometheus.metrics.model.snapshots.Labels;

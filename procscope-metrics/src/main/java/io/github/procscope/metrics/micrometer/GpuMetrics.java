@@ -1,6 +1,6 @@
 package io.github.procscope.metrics.micrometer;
 
-import io.github.procscope.api.ProcscopeException;
+import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.metrics.family.DcgmDevices;

@@ -1,11 +1,11 @@
 package io.github.procscope.metrics.micrometer;
 
-import io.github.procscope.api.NoSuchProcessException;
-import io.github.procscope.api.ProcessInfo;
-import io.github.procscope.api.ProcessSnapshot;
-import io.github.procscope.api.ProcessState;
-import io.github.procscope.api.ProcessTable;
-import io.github.procscope.api.ProcessTree;
+import io.github.procscope.api.core.NoSuchProcessException;
+import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.ProcessState;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.process.ProcessTree;
 import io.github.procscope.metrics.family.JobTreeUsage;
 import io.github.procscope.metrics.model.MetricFamily;
 import io.micrometer.core.instrument.Gauge;

@@ -1,7 +1,7 @@
 package io.github.procscope.metrics.micrometer;
 
-import io.github.procscope.api.ProcessTable;
 import io.github.procscope.api.Procscope;
+import io.github.procscope.api.process.ProcessTable;
 import java.util.Optional;
 
 import io.github.procscope.api.diagnose.DoctorOptions;

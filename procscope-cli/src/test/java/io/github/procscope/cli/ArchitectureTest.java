@@ -1,0 +1,83 @@
+package io.github.procscope.cli;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The tool's packages: the root package (the commands) above its leaves {@code lab} (the lab commands'
+ * scenarios) and {@code demo} (the demo training loop), which use the API and never the commands; no package cycle; no class naming
+ * an implementation module (the platform, the GPUs and Kubernetes names come through {@code Procscope}). Each
+ * rule is shown failing on planted violations under {@code cli.planted}.
+ */
+class ArchitectureTest {
+    private static final String BASE = "io.github.procscope.cli";
+
+    private static JavaClasses main() {
+        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(BASE);
+    }
+
+    static ArchRule noPackageCycles(String base) {
+        return slices().assignedFrom(new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass c) {
+                String pkg = c.getPackageName();
+                return pkg.equals(base) || pkg.startsWith(base + ".") ? SliceIdentifier.of(pkg)
+                        : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "the packages of " + base;
+            }
+        }).should().beFreeOfCycles();
+    }
+
+    static ArchRule noImplementationModule(String base) {
+        return noClasses().that().resideInAPackage(base + "..").should().dependOnClassesThat()
+                .resideInAnyPackage("io.github.procscope.linux..", "io.github.procscope.nvml..",
+                        "io.github.procscope.kubernetes..")
+                .because("the tool reaches every implementation through Procscope");
+    }
+
+    static ArchRule leavesDoNotUseTheCommands(String base) {
+        return noClasses().that().resideInAnyPackage(base + ".lab..", base + ".demo..").should()
+                .dependOnClassesThat().resideInAPackage(base)
+                .because("the lab scenarios and the demo loop are API users like any other; the commands call them");
+    }
+
+    static List<ArchRule> rules(String base) {
+        return List.of(noPackageCycles(base), noImplementationModule(base), leavesDoNotUseTheCommands(base));
+    }
+
+    @Test
+    void theRulesHold() {
+        JavaClasses main = main();
+        for (ArchRule rule : rules(BASE)) {
+            rule.check(main);
+        }
+    }
+
+    @Test
+    void everyRuleFailsOnAPlantedViolation() {
+        JavaClasses planted = new ClassFileImporter().importPackages(BASE + ".planted");
+        List<ArchRule> rules = rules(BASE + ".planted");
+        assertEquals(3, rules.size());
+        for (ArchRule rule : rules) {
+            assertThrows(AssertionError.class, () -> rule.check(planted), rule.getDescription());
+        }
+    }
+}
