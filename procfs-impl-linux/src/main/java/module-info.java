@@ -22,7 +22,7 @@ module io.github.procscope.linux {
     requires org.objectweb.asm.tree.analysis;
     requires org.objectweb.asm.util;
 
-    // Not API: jnr-ffi defines the classes that implement the native-call interfaces of NativeLibc in an
+    // Not API: jnr-ffi defines the classes that implement the native-call interface of WallLibC in an
     // unnamed module of a class loader of its own, and those classes must see the interfaces. A qualified
     // export cannot name an unnamed module, so the package is exported to all; nothing in it is supported
     // for use outside this module.

@@ -1,12 +1,17 @@
 package io.github.procscope.linux;
 
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.Architectures;
 import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.linux.sys.NativeWall;
 import io.github.procscope.linux.sys.ProcBuffer;
 import org.junit.jupiter.api.Test;
 
@@ -34,7 +39,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The floors of this module, as rules over its compiled classes (ArchUnit): each floor imports only floors below
  * it, and the packages of one floor do not import each other; no package cycle; the native wall (jnr, jffi, JNA,
- * {@code java.lang.foreign}, {@code sun.misc}) only in {@code sys}; no class in the root package. Each rule is
+ * {@code java.lang.foreign}, {@code sun.misc}) only in {@code sys}, and its back ends made by the chooser
+ * ({@code NativeWalls}) alone; no class in the root package. Each rule is
  * also shown to fail on a planted violation (classes that exist only in the test sources), and the floor table
  * of ARCHITECTURE.md is held to the same floors and to the packages the code has.
  */
@@ -59,7 +65,8 @@ class ArchitectureTest {
     /** The planted violations and what they reach, from the test sources. */
     private static final JavaClasses PLANTED = new ClassFileImporter().importClasses(
             classNamed(BASE + ".sys.PlantedUpwardImport"), LinuxProcfs.class, ProcBuffer.class,
-            classNamed(BASE + ".parse.PlantedNativeCall"), classNamed(BASE + ".PlantedRootClass"));
+            classNamed(BASE + ".parse.PlantedNativeCall"), classNamed(BASE + ".PlantedRootClass"),
+            classNamed(BASE + ".sys.PlantedBackEndLoad"), classNamed(BASE + ".sys.JnrWall"), NativeWall.class);
 
     private static Class<?> classNamed(String name) {
         try {
@@ -110,6 +117,30 @@ class ArchitectureTest {
                 .because("native calls are made behind the wall, in the sys floor, only");
     }
 
+    /**
+     * A back end of the wall (a class implementing {@link NativeWall}) is made, loaded or called by name only by
+     * {@code NativeWalls}, which chooses one per JVM, and by its own code (its nested classes included):
+     * everything else receives a {@code NativeWall}.
+     */
+    static ArchRule onlyTheChooserMakesABackEnd() {
+        String chooser = BASE + ".sys.NativeWalls";
+        return classes().that().implement(NativeWall.class)
+                .should(new ArchCondition<JavaClass>("be reached only by " + chooser + " and their own code") {
+                    @Override
+                    public void check(JavaClass backEnd, ConditionEvents events) {
+                        for (JavaAccess<?> access : backEnd.getAccessesToSelf()) {
+                            String origin = access.getOriginOwner().getName();
+                            int nested = origin.indexOf('$');
+                            String top = nested < 0 ? origin : origin.substring(0, nested);
+                            if (!top.equals(chooser) && !top.equals(backEnd.getName())) {
+                                events.add(SimpleConditionEvent.violated(access, access.getDescription()));
+                            }
+                        }
+                    }
+                })
+                .because("one back end per JVM, chosen in one place");
+    }
+
     static ArchRule rootPackageHoldsNoClass() {
         return noClasses().that().doNotHaveSimpleName("package-info").should().resideInAPackage(BASE)
                 .because("the code lives on floors; the root package holds only package-info");
@@ -134,6 +165,11 @@ class ArchitectureTest {
     @Test
     void theNativeWallIsOnlyInSys() {
         nativeWallOnlyInSys().check(MAIN);
+    }
+
+    @Test
+    void onlyTheChooserMakesABackEndOfTheWall() {
+        onlyTheChooserMakesABackEnd().check(MAIN);
     }
 
     @Test
@@ -180,6 +216,8 @@ class ArchitectureTest {
         assertTrue(cycle.getMessage().contains("PlantedUpwardImport"), cycle.getMessage());
         AssertionError wall = assertThrows(AssertionError.class, () -> nativeWallOnlyInSys().check(PLANTED));
         assertTrue(wall.getMessage().contains("PlantedNativeCall"), wall.getMessage());
+        AssertionError backEnd = assertThrows(AssertionError.class, () -> onlyTheChooserMakesABackEnd().check(PLANTED));
+        assertTrue(backEnd.getMessage().contains("PlantedBackEndLoad"), backEnd.getMessage());
         AssertionError root = assertThrows(AssertionError.class, () -> rootPackageHoldsNoClass().check(PLANTED));
         assertTrue(root.getMessage().contains("PlantedRootClass"), root.getMessage());
         AssertionError offFloor = assertThrows(AssertionError.class, () -> everyClassOnAFloor().check(PLANTED));

@@ -255,11 +255,24 @@ public final class Spawned implements AutoCloseable {
         }
     }
 
-    /** Ends every process started or adopted here, by pid, and waits for the direct children. */
+    /**
+     * Ends every process started or adopted here, by pid, and waits for each to be gone (an adopted process too:
+     * one that still holds a file open, such as a log on a file system the test unmounts next, must not outlive
+     * the close).
+     */
     @Override
     public synchronized void close() {
         for (ProcessHandle h : handles) {
             h.destroyForcibly();
+        }
+        for (ProcessHandle h : handles) {
+            try {
+                h.onExit().get(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // still there after 10 s: the test that owned it sees it, if it cares
+            }
         }
         for (Long pid : new ArrayList<>(nativeChildren)) {
             ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);

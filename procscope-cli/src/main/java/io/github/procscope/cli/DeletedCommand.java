@@ -1,7 +1,6 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.files.DeletedFile;
 import io.github.procscope.api.files.DeletedFilesScan;
 import io.github.procscope.api.files.DeletedSpace;
@@ -9,6 +8,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code procscope deleted}: deleted files still held open, as {@code lsof +L1} lists them. */
@@ -37,32 +38,50 @@ final class DeletedCommand implements Callable<Integer> {
         return ProcscopeCli.OK;
     }
 
-    static ObjectNode json(DeletedFilesScan scan) {
-        ObjectNode o = Json.object();
-        ArrayNode holders = o.putArray("files");
-        for (DeletedFile f : scan.files()) {
-            ObjectNode h = holders.addObject();
-            h.put("pid", f.pid());
-            h.put("comm", f.comm());
-            h.put("fd", f.fd());
-            h.put("path", f.path());
-            h.put("sizeBytes", f.sizeBytes());
-            h.put("allocatedBytes", f.allocatedBytes());
-        }
-        o.put("totalAllocatedBytes", scan.totalAllocatedBytes());
-        ArrayNode fs = o.putArray("fileSystems");
-        for (DeletedSpace s : scan.fileSystems()) {
-            ObjectNode n = fs.addObject();
-            Json.putText(n, "mountPoint", s.mountPoint());
-            Json.putText(n, "fsType", s.fsType());
-            n.put("files", s.files());
-            n.put("sizeBytes", s.sizeBytes());
-            n.put("allocatedBytes", s.allocatedBytes());
-        }
-        o.put("processesScanned", scan.processesScanned());
-        ArrayNode unreadable = o.putArray("unreadablePids");
-        scan.unreadablePids().forEach(unreadable::add);
-        return o;
+    static JsonNode json(DeletedFilesScan scan) {
+        return Json.of(new View(scan.files().stream().map(f -> new FileRow(f.pid(), f.comm(), f.fd(), f.path(),
+                f.sizeBytes(), f.allocatedBytes())).toList(), scan.totalAllocatedBytes(),
+                scan.fileSystems().stream().map(s -> new Space(s.mountPoint(), s.fsType(), s.files(), s.sizeBytes(),
+                        s.allocatedBytes())).toList(), scan.processesScanned(), scan.unreadablePids()));
+    }
+
+    /**
+     * {@code deleted}'s JSON, named as {@link DeletedFilesScan}'s accessors; the instant of the scan is not written.
+     *
+     * @param files               the files, each with its holder's pid
+     * @param totalAllocatedBytes as {@link DeletedFilesScan#totalAllocatedBytes()}
+     * @param fileSystems         the space held per file system, the device by its mount point
+     * @param processesScanned    as {@link DeletedFilesScan#processesScanned()}
+     * @param unreadablePids      as {@link DeletedFilesScan#unreadablePids()}
+     */
+    record View(List<FileRow> files, long totalAllocatedBytes, List<Space> fileSystems, int processesScanned,
+                List<Long> unreadablePids) {
+    }
+
+    /**
+     * A deleted file held open, as {@link DeletedFile} (its holder by pid; device and inode are the library's).
+     *
+     * @param pid            the holder's pid ({@link DeletedFile#pid()})
+     * @param comm           as {@link DeletedFile#comm()}
+     * @param fd             as {@link DeletedFile#fd()}
+     * @param path           as {@link DeletedFile#path()}
+     * @param sizeBytes      as {@link DeletedFile#sizeBytes()}
+     * @param allocatedBytes as {@link DeletedFile#allocatedBytes()}
+     */
+    record FileRow(long pid, String comm, int fd, String path, long sizeBytes, long allocatedBytes) {
+    }
+
+    /**
+     * The space held on one file system, as {@link DeletedSpace}, named by its mount point.
+     *
+     * @param mountPoint     as {@link DeletedSpace#mountPoint()}
+     * @param fsType         as {@link DeletedSpace#fsType()}
+     * @param files          as {@link DeletedSpace#files()}
+     * @param sizeBytes      as {@link DeletedSpace#sizeBytes()}
+     * @param allocatedBytes as {@link DeletedSpace#allocatedBytes()}
+     */
+    record Space(Optional<String> mountPoint, Optional<String> fsType, int files, long sizeBytes,
+                 long allocatedBytes) {
     }
 
     private static void print(PrintStream out, DeletedFilesScan scan, int width) {

@@ -33,8 +33,24 @@ import java.util.Optional;
  * runs the job as the foreground {@code run} does, in a session of its own, with SIGHUP ignored and line
  * buffering requested, and keeps the record: running (with its own pid and start time, and the job's), then
  * ended with the report.
+ *
+ * <p>The job's record is the one JSON the tool builds as a tree ({@link ObjectNode}) rather than from a record:
+ * it is a file read back, checked field by field by {@link JobStore} (it may come from another version of the
+ * tool, or be tampered with), and updated in place by the supervisor, so that a field this version does not know
+ * survives the rewrite. What {@code run --detach --json} and {@code jobs --json} print are records.
  */
 final class Detacher {
+    /**
+     * What {@code run --detach --json} prints once the job has started.
+     *
+     * @param id            the job's id
+     * @param pid           the job's pid
+     * @param supervisorPid its supervisor's pid
+     * @param log           its log
+     */
+    record Started(String id, long pid, long supervisorPid, Path log) {
+    }
+
     private static final Duration START_WAIT = Duration.ofSeconds(60);
     private static final int MAX_ATTEMPTS = 1000;
 
@@ -145,12 +161,7 @@ final class Detacher {
             if (state.equals("running") || state.equals("ended")) {
                 long pid = rec.path("job").path("pid").asLong();
                 if (ctx.json()) {
-                    ObjectNode o = Json.object();
-                    o.put("id", id);
-                    o.put("pid", pid);
-                    o.put("supervisorPid", supervisor.pid());
-                    o.put("log", log.toString());
-                    ctx.printJson(o);
+                    ctx.printJson(Json.of(new Started(id, pid, supervisor.pid(), log)));
                 } else {
                     ctx.out().println("job " + id + " (pid " + pid + ", supervisor " + supervisor.pid() + ")");
                     ctx.out().println("log " + log);

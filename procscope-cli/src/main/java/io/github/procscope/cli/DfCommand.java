@@ -1,7 +1,5 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.core.DeviceNumber;
 import io.github.procscope.api.disk.FileSystemUsage;
 import io.github.procscope.api.system.SystemResources;
@@ -55,9 +53,7 @@ final class DfCommand implements Callable<Integer> {
             list = all ? res.fileSystems() : dfDefault(res.fileSystems());
         }
         if (ctx.json()) {
-            ArrayNode arr = Json.array();
-            list.forEach(f -> arr.add(json(f)));
-            ctx.printJson(arr);
+            ctx.printJson(Json.of(list.stream().map(DfCommand::row).toList()));
             return ProcscopeCli.OK;
         }
         Table t;
@@ -110,10 +106,10 @@ final class DfCommand implements Callable<Integer> {
                boolean readOnly) {
     }
 
-    static JsonNode json(FileSystemUsage f) {
-        return Json.of(new Row(f.mountPoint(), f.mount().fsType(), f.mount().source(), f.sizeBytes(), f.usedBytes(),
+    private static Row row(FileSystemUsage f) {
+        return new Row(f.mountPoint(), f.mount().fsType(), f.mount().source(), f.sizeBytes(), f.usedBytes(),
                 f.availableBytes(), f.usePercent(), f.inodes(), f.inodesUsed(), f.inodesFree(), f.inodeUsePercent(),
-                f.readOnly()));
+                f.readOnly());
     }
 
     private static String percent(OptionalInt p) {

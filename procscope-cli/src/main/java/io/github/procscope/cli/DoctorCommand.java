@@ -1,12 +1,12 @@
 package io.github.procscope.cli;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
+import io.github.procscope.api.diagnose.FindingKind;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,6 +15,7 @@ import picocli.CommandLine.ParentCommand;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -131,25 +132,31 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
-    static ObjectNode json(Diagnosis d) {
-        ObjectNode o = Context.mapper().createObjectNode();
-        Json.put(o, "takenAt", d.takenAt());
-        ArrayNode arr = o.putArray("findings");
-        for (Finding f : d.findings()) {
-            ObjectNode n = arr.addObject();
-            n.put("kind", f.kind().name());
-            n.put("severity", f.severity().name());
-            ArrayNode pids = n.putArray("pids");
-            f.pids().forEach(pids::add);
-            n.put("summary", f.summary());
-            n.set("evidence", Json.of(f.evidence()));
-            n.put("advice", f.advice());
-        }
-        ArrayNode skipped = o.putArray("skipped");
-        d.skipped().forEach(skipped::add);
-        o.put("leftOut", d.unreadable().size());
-        o.set("unreadable", Json.unreadable(d.unreadable()));
-        return o;
+    static JsonNode json(Diagnosis d) {
+        return Json.of(new View(d.takenAt(), d.findings().stream().map(f -> new FindingView(f.kind(), f)).toList(),
+                d.skipped(), new Json.LeftOut(d.unreadable().size(), d.unreadable())));
+    }
+
+    /**
+     * {@code doctor}'s JSON: the {@link Diagnosis}, with how many processes it left out.
+     *
+     * @param takenAt  as {@link Diagnosis#takenAt()}
+     * @param findings the findings, each with its kind
+     * @param skipped  as {@link Diagnosis#skipped()}
+     * @param leftOut  the processes left out ({@link Diagnosis#unreadable()}) and how many, flat
+     */
+    record View(Instant takenAt, List<FindingView> findings, List<String> skipped,
+                @JsonUnwrapped Json.LeftOut leftOut) {
+    }
+
+    /**
+     * A finding: its kind ({@link Finding#kind()}, which its evidence names), then the {@link Finding} record's
+     * components, flat.
+     *
+     * @param kind    as {@link Finding#kind()}
+     * @param finding the finding
+     */
+    record FindingView(FindingKind kind, @JsonUnwrapped Finding finding) {
     }
 
     private static void print(PrintStream out, Diagnosis d, int width, boolean verbose) {

@@ -1,7 +1,7 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.disk.DirectoryTotal;
 import io.github.procscope.api.disk.DirectoryUsage;
 import picocli.CommandLine;
@@ -54,27 +54,17 @@ final class DuCommand implements Callable<Integer> {
         return ProcscopeCli.OK;
     }
 
-    static ObjectNode json(DirectoryUsage u) {
-        ObjectNode o = Json.object();
-        o.put("root", u.root().toString());
-        ObjectNode total = o.putObject("total");
-        total.put("path", u.total().path().toString());
-        total.put("allocatedBytes", u.total().allocatedBytes());
-        total.put("apparentBytes", u.total().apparentBytes());
-        ArrayNode entries = o.putArray("largest");
-        for (DirectoryTotal d : u.largest()) {
-            ObjectNode e = entries.addObject();
-            e.put("path", d.path().toString());
-            e.put("allocatedBytes", d.allocatedBytes());
-            e.put("apparentBytes", d.apparentBytes());
-        }
-        o.put("files", u.files());
-        o.put("directories", u.directories());
-        ArrayNode unreadable = o.putArray("unreadable");
-        u.unreadable().forEach(p -> unreadable.add(p.toString()));
-        ArrayNode others = o.putArray("otherFileSystems");
-        u.otherFileSystems().forEach(p -> others.add(p.toString()));
-        return o;
+    static JsonNode json(DirectoryUsage u) {
+        return Json.of(new View(u.root(), u));
+    }
+
+    /**
+     * {@code du}'s JSON: the directory examined, then the {@link DirectoryUsage} record's components, flat.
+     *
+     * @param root  as {@link DirectoryUsage#root()}
+     * @param usage the usage
+     */
+    record View(Path root, @JsonUnwrapped DirectoryUsage usage) {
     }
 
     private static void print(PrintStream out, DirectoryUsage u, int width) {

@@ -1,7 +1,5 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.files.FdKind;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFlag;
@@ -42,11 +40,7 @@ final class FdsCommand implements Callable<Integer> {
             }
         }
         if (ctx.json()) {
-            ArrayNode arr = Json.array();
-            for (OpenFd fd : fds) {
-                arr.add(json(fd));
-            }
-            ctx.printJson(arr);
+            ctx.printJson(Json.of(fds.stream().map(FdsCommand::row).toList()));
             return ProcscopeCli.OK;
         }
         Table t = new Table().right("FD").left("TYPE").right("SIZE").right("OFFSET").left("FLAGS").left("TARGET");
@@ -66,9 +60,9 @@ final class FdsCommand implements Callable<Integer> {
                long positionBytes, List<String> flags) {
     }
 
-    static JsonNode json(OpenFd fd) {
-        return Json.of(new Row(fd.fd(), fd.kind(), fd.target(), fd.path(), fd.deleted(), fd.sizeBytes(),
-                fd.positionBytes(), flagNames(fd.flags())));
+    private static Row row(OpenFd fd) {
+        return new Row(fd.fd(), fd.kind(), fd.target(), fd.path(), fd.deleted(), fd.sizeBytes(), fd.positionBytes(),
+                flagNames(fd.flags()));
     }
 
     /** @return the access mode ({@code O_RDONLY}, {@code O_WRONLY}, {@code O_RDWR}), then the other flags */

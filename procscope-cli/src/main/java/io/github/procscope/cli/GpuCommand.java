@@ -1,7 +1,8 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.gpu.DmonFormat;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuMemory;
@@ -187,19 +188,33 @@ final class GpuCommand implements Callable<Integer> {
         }
     }
 
-    static ObjectNode dmonJson(GpuSample s) {
-        ObjectNode o = Json.object();
-        Json.put(o, "takenAt", s.takenAt());
-        o.put("deviceIndex", s.deviceIndex());
-        o.put("deviceUuid", s.deviceUuid());
-        Json.put(o, "powerDrawWatts", s.powerDrawWatts());
-        Json.put(o, "temperatureCelsius", s.temperatureCelsius());
-        Json.put(o, "gpuUtilizationPercent", s.gpuUtilizationPercent());
-        Json.put(o, "memoryUtilizationPercent", s.memoryUtilizationPercent());
-        Json.put(o, "memoryUsedBytes", s.memoryUsedBytes());
-        Json.put(o, "memoryClockMhz", s.memoryClockMhz());
-        Json.put(o, "smClockMhz", s.smClockMhz());
-        return o;
+    /**
+     * A row of {@code gpu --watch --json}: a sample's main counters, named as {@link GpuSample}'s accessors.
+     *
+     * @param takenAt                  as {@link GpuSample#takenAt()}
+     * @param deviceIndex              as {@link GpuSample#deviceIndex()}
+     * @param deviceUuid               as {@link GpuSample#deviceUuid()}
+     * @param powerDrawWatts           as {@link GpuSample#powerDrawWatts()}
+     * @param temperatureCelsius       as {@link GpuSample#temperatureCelsius()}
+     * @param gpuUtilizationPercent    as {@link GpuSample#gpuUtilizationPercent()}
+     * @param memoryUtilizationPercent as {@link GpuSample#memoryUtilizationPercent()}
+     * @param memoryUsedBytes          as {@link GpuSample#memoryUsedBytes()}
+     * @param memoryClockMhz           as {@link GpuSample#memoryClockMhz()}
+     * @param smClockMhz               as {@link GpuSample#smClockMhz()}
+     */
+    record DmonRow(Instant takenAt, int deviceIndex, String deviceUuid, OptionalDouble powerDrawWatts,
+                   OptionalInt temperatureCelsius, OptionalInt gpuUtilizationPercent,
+                   OptionalInt memoryUtilizationPercent, OptionalLong memoryUsedBytes, OptionalInt memoryClockMhz,
+                   OptionalInt smClockMhz) {
+        static DmonRow of(GpuSample s) {
+            return new DmonRow(s.takenAt(), s.deviceIndex(), s.deviceUuid(), s.powerDrawWatts(),
+                    s.temperatureCelsius(), s.gpuUtilizationPercent(), s.memoryUtilizationPercent(),
+                    s.memoryUsedBytes(), s.memoryClockMhz(), s.smClockMhz());
+        }
+    }
+
+    static JsonNode dmonJson(GpuSample s) {
+        return Json.of(DmonRow.of(s));
     }
 
     private static String summary(GpuSummary s) {
@@ -257,71 +272,104 @@ final class GpuCommand implements Callable<Integer> {
         return all;
     }
 
-    /** @return the JSON of {@code gpu} when no GPU can be opened: why, named as the exception's accessors */
-    static ObjectNode unavailableJson(GpuUnavailableException e) {
-        ObjectNode o = Json.object();
-        o.put("available", false);
-        o.put("reason", e.reason().name());
-        o.put("message", e.getMessage());
-        o.putNull("driverVersion");
-        o.putNull("cudaDriverVersion");
-        o.putArray("devices");
-        return o;
+    /**
+     * {@code gpu}'s JSON: the driver and its devices, or, when no GPU can be opened, why ({@code reason} and
+     * {@code message}, named as the exception's accessors; null when the GPUs are available).
+     *
+     * @param available           whether NVML could be opened
+     * @param reason              as {@link GpuUnavailableException#reason()}
+     * @param message             as {@link GpuUnavailableException#getMessage()}
+     * @param driverVersion       as {@link Gpus#driverVersion()}
+     * @param cudaDriverVersion   as {@link Gpus#cudaDriverVersion()}
+     * @param devices             the devices
+     * @param inaccessibleDevices the devices NVML lists but cannot open; absent when no GPU can be opened
+     */
+    record Document(boolean available, Optional<GpuUnavailableException.Reason> reason, Optional<String> message,
+                    Optional<String> driverVersion, Optional<String> cudaDriverVersion, List<Device> devices,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) List<InaccessibleGpu> inaccessibleDevices) {
     }
 
-    static ObjectNode json(Gpus gpus, Map<Long, GpuUser> users) {
+    /**
+     * A device of {@code gpu}'s JSON: nvidia-smi's table, named as {@link GpuDevice}'s and {@link GpuSample}'s
+     * accessors; a lost device's counters are null.
+     *
+     * @param index                    as {@link GpuDevice#index()}
+     * @param uuid                     as {@link GpuDevice#uuid()}
+     * @param name                     as {@link GpuDevice#name()}
+     * @param pciBusId                 as {@link GpuDevice#pciBusId()}
+     * @param lost                     whether the device is lost (no sample)
+     * @param gpuUtilizationPercent    as {@link GpuSample#gpuUtilizationPercent()}
+     * @param memoryUtilizationPercent as {@link GpuSample#memoryUtilizationPercent()}
+     * @param memoryTotalBytes         as {@link GpuSample#memoryTotalBytes()}
+     * @param memoryUsedBytes          as {@link GpuSample#memoryUsedBytes()}
+     * @param memoryFreeBytes          as {@link GpuSample#memoryFreeBytes()}
+     * @param temperatureCelsius       as {@link GpuSample#temperatureCelsius()}
+     * @param powerDrawWatts           as {@link GpuSample#powerDrawWatts()}
+     * @param enforcedPowerLimitWatts  as {@link GpuSample#enforcedPowerLimitWatts()}
+     * @param smClockMhz               as {@link GpuSample#smClockMhz()}
+     * @param performanceState         as {@link GpuSample#performanceState()}, as nvidia-smi writes it: {@code P0}
+     * @param processes                the processes holding it
+     */
+    record Device(int index, String uuid, String name, Optional<String> pciBusId, boolean lost,
+                  OptionalInt gpuUtilizationPercent, OptionalInt memoryUtilizationPercent, OptionalLong memoryTotalBytes,
+                  OptionalLong memoryUsedBytes, OptionalLong memoryFreeBytes, OptionalInt temperatureCelsius,
+                  OptionalDouble powerDrawWatts, OptionalDouble enforcedPowerLimitWatts, OptionalInt smClockMhz,
+                  Optional<String> performanceState, List<Holder> processes) {
+    }
+
+    /**
+     * A process holding a GPU: NVML's pid, memory and types, the process's comm and owner (null where the process
+     * table has no such process), and whether it is a ghost.
+     *
+     * @param pid             as {@link GpuProcess#pid()}
+     * @param usedMemoryBytes as {@link GpuProcess#usedMemoryBytes()}
+     * @param typeLetters     as {@link GpuProcess#typeLetters()}
+     * @param comm            as {@link ProcessInfo#comm()}
+     * @param ghost           as {@link GpuUser#ghost()}
+     * @param owner           whose process it is, flat
+     */
+    record Holder(long pid, OptionalLong usedMemoryBytes, String typeLetters, Optional<String> comm, boolean ghost,
+                  @JsonUnwrapped Owners.Fields owner) {
+    }
+
+    /** @return the JSON of {@code gpu} when no GPU can be opened: why, named as the exception's accessors */
+    static JsonNode unavailableJson(GpuUnavailableException e) {
+        return Json.of(new Document(false, Optional.of(e.reason()), Optional.ofNullable(e.getMessage()),
+                Optional.empty(), Optional.empty(), List.of(), null));
+    }
+
+    static JsonNode json(Gpus gpus, Map<Long, GpuUser> users) {
         return json(gpus, users, PodNames.NONE);
     }
 
     /** @return as {@link #json(Gpus, Map)}, each holder's container with its Kubernetes names where they resolve */
-    static ObjectNode json(Gpus gpus, Map<Long, GpuUser> users, PodNames names) {
-        ObjectNode o = Json.object();
-        o.put("available", true);
-        o.putNull("reason");
-        o.putNull("message");
-        o.put("driverVersion", gpus.driverVersion());
-        Json.putText(o, "cudaDriverVersion", gpus.cudaDriverVersion());
-        ArrayNode devices = o.putArray("devices");
+    static JsonNode json(Gpus gpus, Map<Long, GpuUser> users, PodNames names) {
+        List<Device> devices = new ArrayList<>();
         for (GpuDevice d : gpus.devices()) {
-            ObjectNode n = devices.addObject();
-            n.put("index", d.index());
-            n.put("uuid", d.uuid());
-            n.put("name", d.name());
-            Json.putText(n, "pciBusId", d.pciBusId());
             Optional<GpuSample> s = sample(d);
-            n.put("lost", s.isEmpty());
-            Json.put(n, "gpuUtilizationPercent", s.map(GpuSample::gpuUtilizationPercent).orElse(OptionalInt.empty()));
-            Json.put(n, "memoryUtilizationPercent",
-                    s.map(GpuSample::memoryUtilizationPercent).orElse(OptionalInt.empty()));
-            Json.put(n, "memoryTotalBytes", s.map(GpuSample::memoryTotalBytes).orElse(OptionalLong.empty()));
-            Json.put(n, "memoryUsedBytes", s.map(GpuSample::memoryUsedBytes).orElse(OptionalLong.empty()));
-            Json.put(n, "memoryFreeBytes", s.map(GpuSample::memoryFreeBytes).orElse(OptionalLong.empty()));
-            Json.put(n, "temperatureCelsius", s.map(GpuSample::temperatureCelsius).orElse(OptionalInt.empty()));
-            Json.put(n, "powerDrawWatts", s.map(GpuSample::powerDrawWatts).orElse(OptionalDouble.empty()));
-            Json.put(n, "enforcedPowerLimitWatts", s.map(GpuSample::enforcedPowerLimitWatts).orElse(OptionalDouble.empty()));
-            Json.put(n, "smClockMhz", s.map(GpuSample::smClockMhz).orElse(OptionalInt.empty()));
-            Json.putText(n, "performanceState", s.flatMap(x -> x.performanceState().isPresent()
-                    ? Optional.of("P" + x.performanceState().getAsInt()) : Optional.empty()));
-            ArrayNode procs = n.putArray("processes");
+            List<Holder> holders = new ArrayList<>();
             for (GpuProcess p : processes(d)) {
-                ObjectNode pn = procs.addObject();
-                pn.put("pid", p.pid());
-                Json.put(pn, "usedMemoryBytes", p.usedMemoryBytes());
-                pn.put("typeLetters", p.typeLetters());
                 GpuUser u = users.get(p.pid());
-                Json.putText(pn, "comm", u == null ? Optional.empty() : u.process().map(ProcessInfo::comm));
-                pn.put("ghost", u != null && u.ghost());
-                Owners.putOwnerJson(pn, u == null ? Optional.empty() : u.owner(), names);
+                holders.add(new Holder(p.pid(), p.usedMemoryBytes(), p.typeLetters(),
+                        u == null ? Optional.empty() : u.process().map(ProcessInfo::comm), u != null && u.ghost(),
+                        Owners.Fields.of(u == null ? Optional.empty() : u.owner(), names)));
             }
+            devices.add(new Device(d.index(), d.uuid(), d.name(), d.pciBusId(), s.isEmpty(),
+                    s.map(GpuSample::gpuUtilizationPercent).orElse(OptionalInt.empty()),
+                    s.map(GpuSample::memoryUtilizationPercent).orElse(OptionalInt.empty()),
+                    s.map(GpuSample::memoryTotalBytes).orElse(OptionalLong.empty()),
+                    s.map(GpuSample::memoryUsedBytes).orElse(OptionalLong.empty()),
+                    s.map(GpuSample::memoryFreeBytes).orElse(OptionalLong.empty()),
+                    s.map(GpuSample::temperatureCelsius).orElse(OptionalInt.empty()),
+                    s.map(GpuSample::powerDrawWatts).orElse(OptionalDouble.empty()),
+                    s.map(GpuSample::enforcedPowerLimitWatts).orElse(OptionalDouble.empty()),
+                    s.map(GpuSample::smClockMhz).orElse(OptionalInt.empty()),
+                    s.flatMap(x -> x.performanceState().isPresent()
+                            ? Optional.of("P" + x.performanceState().getAsInt()) : Optional.empty()),
+                    holders));
         }
-        ArrayNode inaccessible = o.putArray("inaccessibleDevices");
-        for (InaccessibleGpu g : gpus.inaccessibleDevices()) {
-            ObjectNode n = inaccessible.addObject();
-            n.put("index", g.index());
-            n.put("nvmlReturn", g.nvmlReturn().name());
-            n.put("message", g.message());
-        }
-        return o;
+        return Json.of(new Document(true, Optional.empty(), Optional.empty(), Optional.of(gpus.driverVersion()),
+                gpus.cudaDriverVersion().map(Object::toString), devices, gpus.inaccessibleDevices()));
     }
 
     private static void print(PrintStream out, Gpus gpus, Map<Long, GpuUser> users, int width, PodNames names) {

@@ -1,7 +1,5 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.disk.DiskStat;
 import io.github.procscope.api.disk.DiskStats;
@@ -66,7 +64,7 @@ final class IostatCommand implements Callable<Integer> {
         SystemResources res = ctx.resources();
         DiskStats previous = res.diskStats();
         Set<String> active = active(previous);
-        ArrayNode arr = Json.array();
+        List<Row> arr = new java.util.ArrayList<>();
         if (interval == null) {
             report(ctx, arr, Instant.now(), previous.uptime(), IoStat.sinceBoot(previous), active, true);
         } else {
@@ -84,7 +82,7 @@ final class IostatCommand implements Callable<Integer> {
             }
         }
         if (ctx.json()) {
-            ctx.printJson(arr);
+            ctx.printJson(Json.of(arr));
         }
         return ProcscopeCli.OK;
     }
@@ -99,12 +97,12 @@ final class IostatCommand implements Callable<Integer> {
         return out;
     }
 
-    private static void report(Context ctx, ArrayNode arr, Instant time, Duration over, List<IoStat> stats,
+    private static void report(Context ctx, List<Row> arr, Instant time, Duration over, List<IoStat> stats,
                                Set<String> active, boolean first) {
         if (ctx.json()) {
             for (IoStat s : stats) {
                 if (active.contains(s.name())) {
-                    arr.add(json(s, time, over));
+                    arr.add(Row.of(s, time, over));
                 }
             }
             return;
@@ -125,20 +123,31 @@ final class IostatCommand implements Callable<Integer> {
         ctx.out().flush();
     }
 
-    static ObjectNode json(IoStat s, Instant time, Duration over) {
-        ObjectNode o = Json.object();
-        o.put("name", s.name());
-        Json.put(o, "time", time);
-        Json.put(o, "intervalSeconds", over);
-        o.put("readsPerSecond", Json.round2(s.readsPerSecond()));
-        o.put("writesPerSecond", Json.round2(s.writesPerSecond()));
-        o.put("readKilobytesPerSecond", Json.round2(s.readKilobytesPerSecond()));
-        o.put("writeKilobytesPerSecond", Json.round2(s.writeKilobytesPerSecond()));
-        o.put("readAwaitMillis", Json.round2(s.readAwaitMillis()));
-        o.put("writeAwaitMillis", Json.round2(s.writeAwaitMillis()));
-        o.put("averageQueueSize", Json.round2(s.averageQueueSize()));
-        o.put("utilizationPercent", Json.round2(s.utilizationPercent()));
-        return o;
+    /**
+     * A device's row of {@code iostat}'s JSON: iostat -x's main columns, named as {@link IoStat}'s accessors and
+     * rounded to two decimals as iostat prints them, with the time the counters were read.
+     *
+     * @param name                    as {@link IoStat#name()}
+     * @param time                    when the counters were read
+     * @param interval                as {@link IoStat#interval()}
+     * @param readsPerSecond          as {@link IoStat#readsPerSecond()}
+     * @param writesPerSecond         as {@link IoStat#writesPerSecond()}
+     * @param readKilobytesPerSecond  as {@link IoStat#readKilobytesPerSecond()}
+     * @param writeKilobytesPerSecond as {@link IoStat#writeKilobytesPerSecond()}
+     * @param readAwaitMillis         as {@link IoStat#readAwaitMillis()}
+     * @param writeAwaitMillis        as {@link IoStat#writeAwaitMillis()}
+     * @param averageQueueSize        as {@link IoStat#averageQueueSize()}
+     * @param utilizationPercent      as {@link IoStat#utilizationPercent()}
+     */
+    record Row(String name, Instant time, Duration interval, double readsPerSecond, double writesPerSecond,
+               double readKilobytesPerSecond, double writeKilobytesPerSecond, double readAwaitMillis,
+               double writeAwaitMillis, double averageQueueSize, double utilizationPercent) {
+        static Row of(IoStat s, Instant time, Duration over) {
+            return new Row(s.name(), time, over, Json.round2(s.readsPerSecond()), Json.round2(s.writesPerSecond()),
+                    Json.round2(s.readKilobytesPerSecond()), Json.round2(s.writeKilobytesPerSecond()),
+                    Json.round2(s.readAwaitMillis()), Json.round2(s.writeAwaitMillis()),
+                    Json.round2(s.averageQueueSize()), Json.round2(s.utilizationPercent()));
+        }
     }
 
     private static String f(double v) {

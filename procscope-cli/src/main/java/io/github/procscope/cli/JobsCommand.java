@@ -1,7 +1,6 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessState;
@@ -14,6 +13,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 /** {@code procscope jobs}: the jobs started with {@code run --detach}, live and finished. */
@@ -54,11 +54,7 @@ final class JobsCommand implements Callable<Integer> {
             }
         }
         if (ctx.json()) {
-            ArrayNode a = Json.array();
-            for (ObjectNode r : records) {
-                a.add(json(ctx, r));
-            }
-            ctx.printJson(a);
+            ctx.printJson(Json.of(records.stream().map(r -> Row.of(ctx, r)).toList()));
             return ProcscopeCli.OK;
         }
         // The log's path is what a user copies: it comes last and whole; the command is cut to make room for it.
@@ -100,23 +96,45 @@ final class JobsCommand implements Callable<Integer> {
         return out;
     }
 
-    /** @return the record as {@code jobs --json} prints it */
-    static ObjectNode json(Context ctx, ObjectNode r) {
-        ObjectNode o = Json.object();
-        o.put("id", r.path("id").asText());
-        o.put("status", status(ctx, r));
-        o.put("state", r.path("state").asText());
-        o.set("pid", r.path("job").path("pid").isNumber() ? r.path("job").path("pid") : null);
-        o.set("supervisorPid", r.path("supervisor").path("pid").isNumber() ? r.path("supervisor").path("pid") : null);
-        o.put("supervisorAlive", supervisorAlive(ctx, r));
-        o.set("startTime", r.path("startTime"));
-        o.set("endTime", r.path("endTime").isMissingNode() ? null : r.path("endTime"));
-        o.set("command", r.path("command"));
-        o.set("log", r.path("log"));
-        o.set("reportFile", r.path("reportFile").isMissingNode() ? null : r.path("reportFile"));
-        o.set("exit", r.path("report").path("exit").isObject() ? r.path("report").path("exit") : null);
-        o.set("report", r.path("report").isObject() ? r.path("report") : null);
-        return o;
+    /**
+     * A job as {@code jobs --json} prints it: what its record says (the record's own JSON, as {@code run}
+     * wrote it: times, command, log, report) and what the tool finds now (its status in words, whether its
+     * supervisor still runs).
+     *
+     * @param id              the job's id
+     * @param status          its state in words ({@link #status})
+     * @param state           the record's state ({@code starting}, {@code running}, {@code ended}, {@code failed})
+     * @param pid             the job's pid, null before it started
+     * @param supervisorPid   its supervisor's pid, null before it started
+     * @param supervisorAlive whether the supervisor still runs, the same process
+     * @param startTime       when the job was started, as recorded
+     * @param endTime         when it ended, as recorded, or null
+     * @param command         its command line, as recorded
+     * @param log             its log's path
+     * @param reportFile      where its report was also written, or null
+     * @param exit            its report's {@code exit}, or null before it ended
+     * @param report          its report (as {@code run --report} writes it), or null before it ended
+     */
+    record Row(String id, String status, String state, OptionalLong pid, OptionalLong supervisorPid,
+               boolean supervisorAlive, JsonNode startTime, JsonNode endTime, JsonNode command, JsonNode log,
+               JsonNode reportFile, JsonNode exit, JsonNode report) {
+        /** @return the record of a job as {@code jobs --json} prints it */
+        static Row of(Context ctx, ObjectNode r) {
+            return new Row(r.path("id").asText(), JobsCommand.status(ctx, r), r.path("state").asText(),
+                    pid(r.path("job")), pid(r.path("supervisor")), JobsCommand.supervisorAlive(ctx, r), r.path("startTime"),
+                    orNull(r.path("endTime")), r.path("command"), r.path("log"), orNull(r.path("reportFile")),
+                    r.path("report").path("exit").isObject() ? r.path("report").path("exit") : null,
+                    r.path("report").isObject() ? r.path("report") : null);
+        }
+
+        private static OptionalLong pid(JsonNode process) {
+            JsonNode pid = process.path("pid");
+            return pid.isNumber() ? OptionalLong.of(pid.asLong()) : OptionalLong.empty();
+        }
+
+        private static JsonNode orNull(JsonNode n) {
+            return n.isMissingNode() ? null : n;
+        }
     }
 
     /** @return the job's state in words, with a lost log tail if there was one */

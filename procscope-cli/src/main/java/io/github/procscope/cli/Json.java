@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationConfig;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -22,6 +23,8 @@ import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import com.fasterxml.jackson.databind.type.TypeFactory;
 import com.fasterxml.jackson.databind.util.NameTransformer;
 
+import io.github.procscope.api.process.ProcessSnapshot;
+import io.github.procscope.api.process.UnreadableProcess;
 import io.github.procscope.api.signals.SignalSet;
 
 import java.io.IOException;
@@ -41,88 +44,48 @@ import java.util.OptionalLong;
  * boolean {@code isX()} as {@code x}, as Jackson names it; an enum's value by its constant's name); bytes as
  * integers in fields named {@code ...Bytes}, instants as ISO-8601 strings, a {@code Duration} accessor
  * {@code x()} as seconds in a field named {@code xSeconds}, and an absent fact as
- * {@code null}, never as 0, -1 or an empty string. A record of the API is written by {@link #of(Object)}:
- * one field per component, named as its accessor.
+ * {@code null}, never as 0, -1 or an empty string. Every command's JSON is a record written by
+ * {@link #of(Object)}: one field per component, named as its accessor; an API record where the JSON is the
+ * record's, else a small view record in the command where it adds a derived field (a percentage rounded as the
+ * tool prints it, a process by its pid, a signal by its full name), its components named as the accessors the
+ * values come from.
  */
 final class Json {
     private Json() {
     }
 
+    /**
+     * @return an empty tree for a job's record file, the one JSON kept as a tree (see {@link Detacher}); what a
+     *         command prints is a record, written by {@link #of(Object)}
+     */
     static ObjectNode object() {
         return Context.mapper().createObjectNode();
     }
 
-    static ArrayNode array() {
-        return Context.mapper().createArrayNode();
-    }
-
     /**
-     * @param leftOut processes a view left out because their kernel files are malformed
-     * @return them as {@code [{"pid", "file", "reason"}]}, the form every view's {@code unreadable} takes
-     */
-    static ArrayNode unreadable(java.util.List<io.github.procscope.api.process.UnreadableProcess> leftOut) {
-        ArrayNode a = array();
-        leftOut.forEach(u -> a.addObject().put("pid", u.pid()).put("file", u.file().toString()).put("reason", u.reason()));
-        return a;
-    }
-
-    /**
-     * Adds to a view's document how many processes it left out because their kernel files are malformed
-     * ({@code leftOut}) and which ({@code unreadable}), so that a script sees them without reading
-     * stderr.
+     * How many processes a view left out because their kernel files are malformed ({@code leftOut}) and which
+     * ({@code unreadable}, each {@code {"pid", "file", "reason"}}), so that a script sees them without reading
+     * stderr; written flat in a view's document.
      *
-     * @param o        the document
-     * @param snapshot the snapshot the view was made of
+     * @param leftOut    how many
+     * @param unreadable which, and why
      */
-    static void putLeftOut(ObjectNode o, io.github.procscope.api.process.ProcessSnapshot snapshot) {
-        o.put("leftOut", snapshot.unreadable().size());
-        o.set("unreadable", unreadable(snapshot.unreadable()));
-    }
-
-    static void put(ObjectNode o, String name, OptionalLong v) {
-        if (v.isPresent()) {
-            o.put(name, v.getAsLong());
-        } else {
-            o.putNull(name);
+    record LeftOut(int leftOut, List<UnreadableProcess> unreadable) {
+        /** @return what the snapshot a view was made of left out */
+        static LeftOut of(ProcessSnapshot snapshot) {
+            return new LeftOut(snapshot.unreadable().size(), snapshot.unreadable());
         }
     }
 
-    static void put(ObjectNode o, String name, OptionalInt v) {
-        if (v.isPresent()) {
-            o.put(name, v.getAsInt());
-        } else {
-            o.putNull(name);
-        }
-    }
-
-    static void put(ObjectNode o, String name, OptionalDouble v) {
-        if (v.isPresent()) {
-            o.put(name, v.getAsDouble());
-        } else {
-            o.putNull(name);
-        }
-    }
-
-    static void putText(ObjectNode o, String name, Optional<?> v) {
-        if (v.isPresent()) {
-            o.put(name, String.valueOf(v.get()));
-        } else {
-            o.putNull(name);
-        }
-    }
-
-    static void put(ObjectNode o, String name, Instant v) {
-        o.put(name, v.toString());
-    }
-
-    /** Puts a duration as seconds (millisecond precision); the name should end in {@code Seconds}. */
-    static void put(ObjectNode o, String name, Duration v) {
-        o.put(name, Units.seconds(v));
-    }
-
+    /** Puts a list of strings in a job's record. */
     static void putStrings(ObjectNode o, String name, Collection<String> values) {
         ArrayNode a = o.putArray(name);
         values.forEach(a::add);
+    }
+
+    /** Puts an instant in a job's record, in ISO-8601. */
+    static void put(ObjectNode o, String name, Instant v) {
+        o.put(name, v.toString());
     }
 
     /** @return a rate or percentage rounded to two decimals, as tools print them */
@@ -138,13 +101,42 @@ final class Json {
      * themselves; an {@code Instant} or a {@code Path} by its {@code toString()}; a {@code SignalSet} as the
      * names of its signals. A {@code Duration} component {@code x} is written as seconds (millisecond
      * precision) in a field named {@code xSeconds}; a {@code Duration} elsewhere (an element of a list) in
-     * ISO-8601.
+     * ISO-8601. A component marked {@code @JsonUnwrapped} (a command's view that adds a field to an API record, or
+     * the owner fields every process row carries) has its own fields written flat in the object.
      *
      * @param value the value, not null
      * @return its JSON tree
      */
     static JsonNode of(Object value) {
         return Records.MAPPER.valueToTree(value);
+    }
+
+    /**
+     * Writes an API value through a generator, as {@link #of(Object)} makes its tree, without flushing: a long
+     * document is written part by part, none of it held.
+     *
+     * @param g     the generator
+     * @param value the value
+     * @throws IOException if the generator cannot write
+     */
+    static void write(JsonGenerator g, Object value) throws IOException {
+        Records.WRITER.writeValue(g, value);
+    }
+
+    /** A {@code long} that holds an unsigned 64-bit number (an inode at or above 2^63) is written unsigned. */
+    static final class Unsigned extends StdSerializer<Long> {
+        Unsigned() {
+            super(Long.class);
+        }
+
+        @Override
+        public void serialize(Long v, JsonGenerator g, SerializerProvider p) throws IOException {
+            if (v >= 0) {
+                g.writeNumber(v);
+            } else {
+                g.writeNumber(new java.math.BigInteger(Long.toUnsignedString(v)));
+            }
+        }
     }
 
     /** A {@code SignalSet} is written as the names of its signals, as {@code kill -l} prints them. */
@@ -164,6 +156,7 @@ final class Json {
     /** The mapper of {@link #of}, made when first used: a table never loads Jackson's databind. */
     private static final class Records {
         static final ObjectMapper MAPPER = mapper();
+        static final ObjectWriter WRITER = MAPPER.writer().without(SerializationFeature.FLUSH_AFTER_WRITE_VALUE);
 
         private static ObjectMapper mapper() {
             SimpleModule jdk = new SimpleModule("procscope-jdk-types");

@@ -1,6 +1,6 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.github.procscope.api.core.DeviceNumber;
 import io.github.procscope.api.memory.MemoryRegion;
 import io.github.procscope.api.memory.MemoryTotals;
@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 
 /** {@code procscope maps PID}: the address space of a process as {@code pmap -x} shows it, then its totals. */
@@ -94,17 +95,12 @@ final class MapsCommand implements Callable<Integer> {
             g.writeStartObject();
             g.writeArrayFieldStart("regions");
             for (Row r : rows) {
-                write(g, r);
+                Json.write(g, Region.of(r));
             }
             g.writeEndArray();
-            ObjectNode t = Json.object();
-            t.put("vszBytes", totals.vszBytes());
-            t.put("rssBytes", totals.rssBytes());
-            t.put("pssBytes", totals.pssBytes());
-            t.put("ussBytes", totals.ussBytes());
-            t.put("swapBytes", totals.swapBytes());
             g.writeFieldName("totals");
-            g.writeTree(t);
+            Json.write(g, new Totals(totals.vszBytes(), totals.rssBytes(), totals.pssBytes(), totals.ussBytes(),
+                    totals.swapBytes()));
             g.writeEndObject();
             g.close();
         } catch (IOException e) {
@@ -113,38 +109,52 @@ final class MapsCommand implements Callable<Integer> {
         out.println();
     }
 
-    /** Writes one region's object: the fields, names and values {@code JsonFieldNamesTest} holds the tool to. */
-    private static void write(JsonGenerator g, Row r) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("startAddress", Long.toHexString(r.startAddress()));
-        g.writeStringField("endAddress", Long.toHexString(r.endAddress()));
-        g.writeNumberField("sizeBytes", r.sizeBytes());
-        g.writeStringField("permissions", r.permissions().toString());
-        g.writeNumberField("offsetBytes", r.offsetBytes());
-        g.writeStringField("device", r.device().toString());
-        g.writeFieldName("inode");
-        if (r.inode() >= 0) {
-            g.writeNumber(r.inode());
-        } else {
-            g.writeNumber(new java.math.BigInteger(Long.toUnsignedString(r.inode()))); // unsigned, at or above 2^63
+    /**
+     * A region of {@code maps}' JSON, named as {@link MemoryRegion}'s accessors and its usage's
+     * {@link SmapsCounters}: addresses in hexadecimal as the kernel writes them, the inode unsigned, the usage
+     * null where smaps was not read.
+     *
+     * @param startAddress as {@link MemoryRegion#startAddress()}, hexadecimal
+     * @param endAddress   as {@link MemoryRegion#endAddress()}, hexadecimal
+     * @param sizeBytes    as {@link MemoryRegion#sizeBytes()}
+     * @param permissions  as {@link MemoryRegion#permissions()}, as in the kernel's file ({@code r-xp})
+     * @param offsetBytes  as {@link MemoryRegion#offsetBytes()}
+     * @param device       as {@link MemoryRegion#device()}, {@code major:minor}
+     * @param inode        as {@link MemoryRegion#inode()}, unsigned
+     * @param pathname     as {@link MemoryRegion#pathname()}
+     * @param kind         as {@link MemoryRegion#kind()}
+     * @param deleted      as {@link MemoryRegion#deleted()}
+     * @param rssBytes     as {@link SmapsCounters#rssBytes()}
+     * @param pssBytes     as {@link SmapsCounters#pssBytes()}
+     * @param dirtyBytes   as {@link SmapsCounters#dirtyBytes()}
+     * @param swapBytes    as {@link SmapsCounters#swapBytes()}
+     */
+    record Region(String startAddress, String endAddress, long sizeBytes, String permissions, long offsetBytes,
+                  String device, @JsonSerialize(using = Json.Unsigned.class) long inode, Optional<String> pathname,
+                  RegionKind kind, boolean deleted, OptionalLong rssBytes, OptionalLong pssBytes,
+                  OptionalLong dirtyBytes, OptionalLong swapBytes) {
+        static Region of(Row r) {
+            return new Region(Long.toHexString(r.startAddress()), Long.toHexString(r.endAddress()), r.sizeBytes(),
+                    r.permissions().toString(), r.offsetBytes(), r.device().toString(), r.inode(), r.pathname(),
+                    r.kind(), r.deleted(), usage(r, r.rssBytes()), usage(r, r.pssBytes()), usage(r, r.dirtyBytes()),
+                    usage(r, r.swapBytes()));
         }
-        if (r.pathname().isPresent()) {
-            g.writeStringField("pathname", r.pathname().get());
-        } else {
-            g.writeNullField("pathname");
+
+        private static OptionalLong usage(Row r, long v) {
+            return r.hasUsage() ? OptionalLong.of(v) : OptionalLong.empty();
         }
-        g.writeStringField("kind", r.kind().name());
-        g.writeBooleanField("deleted", r.deleted());
-        String[] names = {"rssBytes", "pssBytes", "dirtyBytes", "swapBytes"};
-        long[] values = {r.rssBytes(), r.pssBytes(), r.dirtyBytes(), r.swapBytes()};
-        for (int i = 0; i < names.length; i++) {
-            if (r.hasUsage()) {
-                g.writeNumberField(names[i], values[i]);
-            } else {
-                g.writeNullField(names[i]);
-            }
-        }
-        g.writeEndObject();
+    }
+
+    /**
+     * The totals of {@code maps}' JSON, named as {@link MemoryTotals}' accessors.
+     *
+     * @param vszBytes  as {@link MemoryTotals#vszBytes()}
+     * @param rssBytes  as {@link MemoryTotals#rssBytes()}
+     * @param pssBytes  as {@link MemoryTotals#pssBytes()}
+     * @param ussBytes  as {@link MemoryTotals#ussBytes()}
+     * @param swapBytes as {@link MemoryTotals#swapBytes()}
+     */
+    record Totals(long vszBytes, long rssBytes, long pssBytes, long ussBytes, long swapBytes) {
     }
 
     private static void print(PrintStream out, List<Row> rows, MemoryTotals totals, int width) {

@@ -1,7 +1,6 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
@@ -64,7 +63,56 @@ final class Overview {
     private record GpuPart(boolean available, String message, String reason, String line, List<GpuLine> devices) {
     }
 
-    private record GpuLine(int index, String name, OptionalLong usedBytes, OptionalLong totalBytes, OptionalInt util) {
+    /**
+     * A GPU of the overview, its fields named as {@link GpuSample}'s accessors.
+     *
+     * @param index                 as {@link GpuDevice#index()}
+     * @param name                  as {@link GpuDevice#name()}
+     * @param memoryUsedBytes       as {@link GpuSample#memoryUsedBytes()}
+     * @param memoryTotalBytes      as {@link GpuSample#memoryTotalBytes()}
+     * @param gpuUtilizationPercent as {@link GpuSample#gpuUtilizationPercent()}
+     */
+    private record GpuLine(int index, String name, OptionalLong memoryUsedBytes, OptionalLong memoryTotalBytes,
+                           OptionalInt gpuUtilizationPercent) {
+    }
+
+    /**
+     * The overview's JSON.
+     *
+     * @param host          the host name, if known
+     * @param uptime        as {@link ProcessSnapshot#uptime()}
+     * @param bootTime      the boot time
+     * @param loadAverage   uptime's three averages and the task counts, null when unreadable
+     * @param memory        the memory line, null when unreadable
+     * @param processes     how many processes
+     * @param running       how many of them in state R
+     * @param zombies       how many zombies
+     * @param leftOut       what the snapshot left out, flat
+     * @param topByRss      the five largest by resident memory, as ps writes them
+     * @param gpus          the GPUs, or why there are none
+     * @param problems      the doctor's problems (warnings and worse), null when it could not examine
+     */
+    private record Summary(Optional<String> host, Duration uptime, java.time.Instant bootTime, Optional<Load> loadAverage,
+                           Optional<Memory> memory, int processes, long running, long zombies,
+                           @JsonUnwrapped Json.LeftOut leftOut, List<PsCommand.Row> topByRss, GpusJson gpus,
+                           Optional<Problems> problems) {
+    }
+
+    /** {@link LoadAverage}'s averages and task counts; the last pid is not the overview's. */
+    private record Load(double oneMinute, double fiveMinutes, double fifteenMinutes, int runnableTasks,
+                        int totalTasks) {
+    }
+
+    /** {@link SystemMemory}'s total, available and swap figures. */
+    private record Memory(long totalBytes, long availableBytes, long swapTotalBytes, long swapFreeBytes) {
+    }
+
+    /** The GPUs: available, else the reason and message of the exception that said why not. */
+    private record GpusJson(boolean available, String reason, String message, List<GpuLine> devices) {
+    }
+
+    /** How many problems, and their kinds. */
+    private record Problems(int count, List<String> kinds) {
     }
 
     int print() {
@@ -83,63 +131,16 @@ final class Overview {
         List<Finding> problems = doctor.value().map(d -> d.findings().stream()
                 .filter(f -> f.severity().atLeast(Severity.WARNING)).toList()).orElse(List.of());
         if (ctx.json()) {
-            ObjectNode o = Json.object();
-            Json.putText(o, "host", host);
-            Json.put(o, "uptimeSeconds", s.uptime());
-            Json.put(o, "bootTime", ctx.procfs().bootTime());
-            if (load.value().isPresent()) {
-                LoadAverage l = load.value().get();
-                ObjectNode n = o.putObject("loadAverage");
-                n.put("oneMinute", l.oneMinute());
-                n.put("fiveMinutes", l.fiveMinutes());
-                n.put("fifteenMinutes", l.fifteenMinutes());
-                n.put("runnableTasks", l.runnableTasks());
-                n.put("totalTasks", l.totalTasks());
-            } else {
-                o.putNull("loadAverage");
-            }
-            if (memory.value().isPresent()) {
-                SystemMemory m = memory.value().get();
-                ObjectNode n = o.putObject("memory");
-                n.put("totalBytes", m.totalBytes());
-                n.put("availableBytes", m.availableBytes());
-                n.put("swapTotalBytes", m.swapTotalBytes());
-                n.put("swapFreeBytes", m.swapFreeBytes());
-            } else {
-                o.putNull("memory");
-            }
-            o.put("processes", s.size());
-            o.put("running", running);
-            o.put("zombies", zombies);
-            Json.putLeftOut(o, s);
-            ArrayNode arr = o.putArray("topByRss");
-            top.forEach(p -> arr.add(PsCommand.json(p)));
-            ObjectNode g = o.putObject("gpus");
-            g.put("available", gpus.available());
-            if (gpus.available()) {
-                g.putNull("reason");
-                g.putNull("message");
-            } else {
-                g.put("reason", gpus.reason());
-                g.put("message", gpus.message());
-            }
-            ArrayNode devices = g.putArray("devices");
-            for (GpuLine d : gpus.devices()) {
-                ObjectNode n = devices.addObject();
-                n.put("index", d.index());
-                n.put("name", d.name());
-                Json.put(n, "memoryUsedBytes", d.usedBytes());
-                Json.put(n, "memoryTotalBytes", d.totalBytes());
-                Json.put(n, "gpuUtilizationPercent", d.util());
-            }
-            if (doctor.value().isPresent()) {
-                ObjectNode n = o.putObject("problems");
-                n.put("count", problems.size());
-                Json.putStrings(n, "kinds", kinds(problems));
-            } else {
-                o.putNull("problems");
-            }
-            ctx.printJson(o);
+            ctx.printJson(Json.of(new Summary(host, s.uptime(), ctx.procfs().bootTime(),
+                    load.value().map(l -> new Load(l.oneMinute(), l.fiveMinutes(), l.fifteenMinutes(),
+                            l.runnableTasks(), l.totalTasks())),
+                    memory.value().map(m -> new Memory(m.totalBytes(), m.availableBytes(), m.swapTotalBytes(),
+                            m.swapFreeBytes())),
+                    s.size(), running, zombies, Json.LeftOut.of(s),
+                    top.stream().map(p -> PsCommand.Row.of(p, PodNames.NONE)).toList(),
+                    new GpusJson(gpus.available(), gpus.available() ? null : gpus.reason(),
+                            gpus.available() ? null : gpus.message(), gpus.devices()),
+                    doctor.value().map(d -> new Problems(problems.size(), kinds(problems))))));
             return ProcscopeCli.OK;
         }
         PrintStream out = ctx.out();
@@ -169,9 +170,9 @@ final class Overview {
             out.println("GPUs:");
             for (GpuLine d : gpus.devices()) {
                 out.printf("  %d %s  memory %s of %s  util %s%n", d.index(), d.name(),
-                        d.usedBytes().isPresent() ? Units.bytes(d.usedBytes().getAsLong()) : "-",
-                        d.totalBytes().isPresent() ? Units.bytes(d.totalBytes().getAsLong()) : "-",
-                        d.util().isPresent() ? d.util().getAsInt() + "%" : "-");
+                        d.memoryUsedBytes().isPresent() ? Units.bytes(d.memoryUsedBytes().getAsLong()) : "-",
+                        d.memoryTotalBytes().isPresent() ? Units.bytes(d.memoryTotalBytes().getAsLong()) : "-",
+                        d.gpuUtilizationPercent().isPresent() ? d.gpuUtilizationPercent().getAsInt() + "%" : "-");
             }
         }
         if (doctor.value().isEmpty()) {

@@ -1,6 +1,6 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.github.procscope.api.cgroup.CgroupMembership;
 import io.github.procscope.api.cgroup.Container;
 import io.github.procscope.api.cgroup.ContainerRuntime;
@@ -12,6 +12,7 @@ import io.github.procscope.api.process.ProcessInfo;
 
 import java.util.Collection;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -93,64 +94,67 @@ final class Owners {
     }
 
     /**
-     * Adds {@code cgroup} ({@code {"unifiedPath": PATH|null, "controllerPaths": {NAME: PATH}}}, null when not
-     * read), {@code container} ({@code runtime}, {@code id}, {@code podUid}, {@code qosClass}, enums by name; null
-     * outside containers and pods), {@code slurm} ({@code jobId}, {@code step}; null outside Slurm jobs) and
-     * {@code systemdUnit}: each named as the accessor of {@code CgroupMembership}, {@code Owner},
-     * {@code Container} or {@code SlurmJob} it comes from.
+     * A process's cgroups in JSON: {@code {"unifiedPath": PATH|null, "controllerPaths": {NAME: PATH}}}; the owner
+     * they imply is written flat in the process ({@link Fields}).
+     *
+     * @param unifiedPath     as {@link CgroupMembership#unifiedPath()}
+     * @param controllerPaths as {@link CgroupMembership#controllerPaths()}
      */
-    static void putJson(ObjectNode o, ProcessInfo p) {
-        Optional<CgroupMembership> m = p.cgroup();
-        if (m.isEmpty()) {
-            o.putNull("cgroup");
-        } else {
-            ObjectNode g = o.putObject("cgroup");
-            Json.putText(g, "unifiedPath", m.get().unifiedPath());
-            ObjectNode c = g.putObject("controllerPaths");
-            m.get().controllerPaths().forEach(c::put);
+    record Cgroup(Optional<String> unifiedPath, Map<String, String> controllerPaths) {
+        /** @return the process's cgroups, empty when they were not read */
+        static Optional<Cgroup> of(ProcessInfo p) {
+            return p.cgroup().map(m -> new Cgroup(m.unifiedPath(), m.controllerPaths()));
         }
-        putOwnerJson(o, p.owner());
     }
 
     /**
-     * As {@link #putOwnerJson(ObjectNode, Optional)}, and, when the runtime names the container, its
-     * {@code namespace}, {@code pod} and {@code name} (the container's name in the pod's spec) in {@code container}.
+     * A process's container in JSON: its {@link Owner}'s runtime, container id, pod UID and QoS class (enums by
+     * name), and, when the runtime names the container, its Kubernetes {@code namespace}, {@code pod} and
+     * {@code name} (the container's name in the pod's spec; the three fields are absent otherwise).
+     *
+     * @param runtime   as {@link Owner#runtime()}
+     * @param id        the container's id ({@link Container#id()})
+     * @param podUid    as {@link Owner#podUid()}
+     * @param qosClass  as {@link Owner#qosClass()}
+     * @param namespace the pod's namespace, or null when the runtime does not name the container
+     * @param pod       the pod's name, or null likewise
+     * @param name      the container's name, or null likewise
      */
-    static void putOwnerJson(ObjectNode o, Optional<Owner> owner, PodNames names) {
-        putOwnerJson(o, owner);
-        Optional<PodContainer> n = names.of(owner);
-        if (n.isPresent() && o.get("container") instanceof ObjectNode c) {
-            putNames(c, n.get());
-        }
-    }
-
-    /** Adds {@code namespace}, {@code pod} and {@code name}: a container's Kubernetes names. */
-    static void putNames(ObjectNode c, PodContainer n) {
-        c.put("namespace", n.namespace());
-        c.put("pod", n.pod());
-        c.put("name", n.container());
-    }
-
-    static void putOwnerJson(ObjectNode o, Optional<Owner> owner) {
-        if (owner.isPresent() && owner.get().containerized()) {
+    record ContainerJson(Optional<ContainerRuntime> runtime, Optional<String> id, Optional<String> podUid,
+                         Optional<QosClass> qosClass, @JsonInclude(JsonInclude.Include.NON_NULL) String namespace,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String pod,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String name) {
+        /** @return the owner's container, named where the runtime names it; empty outside containers and pods */
+        static Optional<ContainerJson> of(Optional<Owner> owner, PodNames names) {
+            if (owner.isEmpty() || !owner.get().containerized()) {
+                return Optional.empty();
+            }
             Owner w = owner.get();
-            ObjectNode c = o.putObject("container");
-            Json.putText(c, "runtime", w.runtime().map(Enum::name));
-            Json.putText(c, "id", w.container().map(Container::id));
-            Json.putText(c, "podUid", w.podUid());
-            Json.putText(c, "qosClass", w.qosClass().map(Enum::name));
-        } else {
-            o.putNull("container");
+            Optional<PodContainer> n = names.of(owner);
+            return Optional.of(new ContainerJson(w.runtime(), w.container().map(Container::id), w.podUid(),
+                    w.qosClass(), n.map(PodContainer::namespace).orElse(null), n.map(PodContainer::pod).orElse(null),
+                    n.map(PodContainer::container).orElse(null)));
         }
-        if (owner.isPresent() && owner.get().slurm().isPresent()) {
-            SlurmJob j = owner.get().slurm().get();
-            ObjectNode s = o.putObject("slurm");
-            s.put("jobId", j.jobId());
-            Json.putText(s, "step", j.step());
-        } else {
-            o.putNull("slurm");
+    }
+
+    /**
+     * Whose process it is, written flat in a process's JSON: {@code container} ({@link ContainerJson}, null
+     * outside containers and pods), {@code slurm} ({@code jobId}, {@code step}; null outside Slurm jobs) and
+     * {@code systemdUnit}, each named as the accessor of {@code Owner} it comes from.
+     *
+     * @param container   the container, with its Kubernetes names where they resolve
+     * @param slurm       as {@link Owner#slurm()}
+     * @param systemdUnit as {@link Owner#systemdUnit()}
+     */
+    record Fields(Optional<ContainerJson> container, Optional<SlurmJob> slurm, Optional<String> systemdUnit) {
+        static Fields of(Optional<Owner> owner) {
+            return of(owner, PodNames.NONE);
         }
-        Json.putText(o, "systemdUnit", owner.flatMap(Owner::systemdUnit));
+
+        static Fields of(Optional<Owner> owner, PodNames names) {
+            return new Fields(ContainerJson.of(owner, names), owner.flatMap(Owner::slurm),
+                    owner.flatMap(Owner::systemdUnit));
+        }
     }
 
     /** @return the QoS class as Kubernetes spells it ({@code Guaranteed}, {@code Burstable}, {@code BestEffort}) */

@@ -1,8 +1,9 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.procscope.api.cgroup.Owner;
+import io.github.procscope.api.cgroup.QosClass;
 import io.github.procscope.api.process.Facet;
 import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessSnapshot;
@@ -12,6 +13,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -115,15 +118,8 @@ final class PsCommand implements Callable<Integer> {
         if (byContainer || byPod) {
             printByWorkload(ctx, list, byPod, snapshot, names);
         } else if (ctx.json()) {
-            ObjectNode doc = Json.object();
-            ArrayNode arr = doc.putArray("processes");
-            for (ProcessInfo p : list) {
-                ObjectNode o = json(p);
-                Owners.putOwnerJson(o, p.owner(), names);
-                arr.add(o);
-            }
-            Json.putLeftOut(doc, snapshot);
-            ctx.printJson(doc);
+            ctx.printJson(Json.of(new Listing(list.stream().map(p -> Row.of(p, names)).toList(),
+                    Json.LeftOut.of(snapshot))));
         } else {
             boolean owners = Owners.anyShown(list);
             Table t = new Table().right("PID", 5).right("PPID", 5).left("USER").left("STAT").right("RSS", 6)
@@ -147,24 +143,89 @@ final class PsCommand implements Callable<Integer> {
         }
     }
 
-    /** @return the JSON of one process, with the field names scripts rely on */
-    static ObjectNode json(ProcessInfo p) {
-        ObjectNode o = Json.object();
-        o.put("pid", p.pid());
-        o.put("ppid", p.ppid());
-        o.put("uid", p.uid());
-        o.put("user", p.user().orElse(Long.toString(p.uid()))); // the uid, as the table shows it, without a name
-        o.put("state", p.state().name());
-        o.put("comm", p.comm());
-        o.put("threads", p.threads());
-        o.put("rssBytes", p.rssBytes());
-        o.put("vszBytes", p.vszBytes());
-        o.put("lifetimeCpuPercent", Math.round(p.lifetimeCpuPercent() * 10) / 10.0);
-        Json.put(o, "startTime", p.startTime());
-        Json.put(o, "elapsedSeconds", p.elapsed());
-        Json.put(o, "cpuTimeSeconds", p.cpuTime());
-        Owners.putJson(o, p);
-        return o;
+    /**
+     * ps's JSON: the processes, and the ones the snapshot left out.
+     *
+     * @param processes the processes listed
+     * @param leftOut   what the snapshot left out, flat
+     */
+    record Listing(List<Row> processes, @JsonUnwrapped Json.LeftOut leftOut) {
+    }
+
+    /**
+     * One process of ps's JSON (and of the overview's top five): the fields named as {@link ProcessInfo}'s
+     * accessors, the owner's flat.
+     *
+     * @param pid                as {@link ProcessInfo#pid()}
+     * @param ppid               as {@link ProcessInfo#ppid()}
+     * @param uid                as {@link ProcessInfo#uid()}
+     * @param user               the user's name, or the uid as the table shows it when it has none
+     * @param state              as {@link ProcessInfo#state()}
+     * @param comm               as {@link ProcessInfo#comm()}
+     * @param threads            as {@link ProcessInfo#threads()}
+     * @param rssBytes           as {@link ProcessInfo#rssBytes()}
+     * @param vszBytes           as {@link ProcessInfo#vszBytes()}
+     * @param lifetimeCpuPercent as {@link ProcessInfo#lifetimeCpuPercent()}, to one decimal as ps prints it
+     * @param startTime          as {@link ProcessInfo#startTime()}
+     * @param elapsed            as {@link ProcessInfo#elapsed()}
+     * @param cpuTime            as {@link ProcessInfo#cpuTime()}
+     * @param cgroup             its cgroups, null when not read
+     * @param owner              whose process it is, flat
+     */
+    record Row(long pid, long ppid, long uid, String user, ProcessState state, String comm, int threads,
+               long rssBytes, long vszBytes, double lifetimeCpuPercent, Instant startTime, Duration elapsed,
+               Duration cpuTime, Optional<Owners.Cgroup> cgroup, @JsonUnwrapped Owners.Fields owner) {
+        static Row of(ProcessInfo p, PodNames names) {
+            return new Row(p.pid(), p.ppid(), p.uid(), PsCommand.user(p), p.state(), p.comm(), p.threads(), p.rssBytes(),
+                    p.vszBytes(), Math.round(p.lifetimeCpuPercent() * 10) / 10.0, p.startTime(), p.elapsed(),
+                    p.cpuTime(), Owners.Cgroup.of(p), Owners.Fields.of(p.owner(), names));
+        }
+    }
+
+    /**
+     * A group of {@code ps --by-user}.
+     *
+     * @param user      the user's name, or the uid when it has none
+     * @param uid       the uid
+     * @param processes how many processes
+     * @param rssBytes  their resident memory together
+     */
+    record UserGroup(String user, long uid, long processes, long rssBytes) {
+    }
+
+    /**
+     * A group of {@code ps --by-pod}: the pod's UID and QoS class (null outside pods), and its Kubernetes
+     * namespace and name when the runtime names it (absent otherwise).
+     *
+     * @param podUid    as {@link Owner#podUid()}
+     * @param qosClass  as {@link Owner#qosClass()}
+     * @param namespace the pod's namespace, or null
+     * @param pod       the pod's name, or null
+     * @param processes how many processes
+     * @param rssBytes  their resident memory together
+     */
+    record PodGroup(Optional<String> podUid, Optional<QosClass> qosClass,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String namespace,
+                    @JsonInclude(JsonInclude.Include.NON_NULL) String pod, long processes, long rssBytes) {
+    }
+
+    /**
+     * A group of {@code ps --by-container}.
+     *
+     * @param container the container (null outside containers)
+     * @param processes how many processes
+     * @param rssBytes  their resident memory together
+     */
+    record ContainerGroup(Optional<Owners.ContainerJson> container, long processes, long rssBytes) {
+    }
+
+    /**
+     * The JSON of {@code ps --by-…}: the groups, and the processes the snapshot left out.
+     *
+     * @param groups  the groups, largest first
+     * @param leftOut what the snapshot left out, flat
+     */
+    record Groups(List<?> groups, @JsonUnwrapped Json.LeftOut leftOut) {
     }
 
     /** Totals per container (or pod): processes and RSS, largest first; processes outside any as {@code -}. */
@@ -183,33 +244,23 @@ final class PsCommand implements Callable<Integer> {
         rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[1]).reversed()
                 .thenComparing(Map.Entry::getKey));
         if (ctx.json()) {
-            ObjectNode doc = Json.object();
-            ArrayNode arr = doc.putArray("groups");
+            List<Object> groups = new ArrayList<>();
             for (var e : rows) {
-                ObjectNode o = arr.addObject();
                 ProcessInfo s = sample.get(e.getKey());
                 boolean outside = e.getKey().equals("-");
                 var named = outside ? Optional.<io.github.procscope.api.kubernetes.PodContainer>empty()
                         : names.of(s.owner());
                 if (pods) {
-                    Json.putText(o, "podUid", outside ? Optional.empty() : s.owner().flatMap(
-                            Owner::podUid));
-                    Json.putText(o, "qosClass", outside ? Optional.empty()
-                            : s.owner().flatMap(Owner::qosClass).map(Enum::name));
-                    named.ifPresent(n -> {
-                        o.put("namespace", n.namespace());
-                        o.put("pod", n.pod());
-                    });
+                    groups.add(new PodGroup(outside ? Optional.empty() : s.owner().flatMap(Owner::podUid),
+                            outside ? Optional.empty() : s.owner().flatMap(Owner::qosClass),
+                            named.map(n -> n.namespace()).orElse(null), named.map(n -> n.pod()).orElse(null),
+                            e.getValue()[0], e.getValue()[1]));
                 } else {
-                    Owners.putOwnerJson(o, outside ? Optional.empty() : s.owner(), names);
-                    o.remove("systemdUnit");
-                    o.remove("slurm");
+                    groups.add(new ContainerGroup(Owners.ContainerJson.of(outside ? Optional.empty() : s.owner(),
+                            names), e.getValue()[0], e.getValue()[1]));
                 }
-                o.put("processes", e.getValue()[0]);
-                o.put("rssBytes", e.getValue()[1]);
             }
-            Json.putLeftOut(doc, snapshot);
-            ctx.printJson(doc);
+            ctx.printJson(Json.of(new Groups(groups, Json.LeftOut.of(snapshot))));
             return;
         }
         // the Kubernetes names, in a column of their own, when the runtime names any of the rows
@@ -256,17 +307,8 @@ final class PsCommand implements Callable<Integer> {
         rows.sort(Comparator.comparingLong((Map.Entry<String, long[]> e) -> e.getValue()[1]).reversed()
                 .thenComparing(Map.Entry::getKey));
         if (ctx.json()) {
-            ObjectNode doc = Json.object();
-            ArrayNode arr = doc.putArray("groups");
-            for (var e : rows) {
-                ObjectNode o = arr.addObject();
-                o.put("user", e.getKey());
-                o.put("uid", e.getValue()[2]);
-                o.put("processes", e.getValue()[0]);
-                o.put("rssBytes", e.getValue()[1]);
-            }
-            Json.putLeftOut(doc, snapshot);
-            ctx.printJson(doc);
+            ctx.printJson(Json.of(new Groups(rows.stream().map(e -> new UserGroup(e.getKey(), e.getValue()[2],
+                    e.getValue()[0], e.getValue()[1])).toList(), Json.LeftOut.of(snapshot))));
             return;
         }
         Table t = new Table().left("USER").right("PROCESSES").right("RSS");

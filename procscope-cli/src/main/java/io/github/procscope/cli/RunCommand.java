@@ -1,15 +1,20 @@
 package io.github.procscope.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.api.gpu.GpuUnavailableException;
 import io.github.procscope.api.gpu.Gpus;
 import io.github.procscope.api.job.ForwardedSignal;
+import io.github.procscope.api.job.GpuGhost;
+import io.github.procscope.api.job.JobEnding;
 import io.github.procscope.api.job.JobEvent;
 import io.github.procscope.api.job.JobReport;
 import io.github.procscope.api.job.JobSpec;
 import io.github.procscope.api.job.JobStartException;
+import io.github.procscope.api.job.LostOutput;
 import io.github.procscope.api.job.Straggler;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.Signal;
@@ -25,9 +30,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 
 /** {@code procscope run [options] -- CMD ARGS...}: a command as a supervised job, in the foreground. */
@@ -242,75 +252,119 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** @return the report with its stable JSON names */
-    static ObjectNode json(JobReport r) {
-        ObjectNode o = Json.object();
-        Json.putStrings(o, "command", r.command());
-        o.put("leaderPid", r.leaderPid());
-        Json.put(o, "startTime", r.startTime());
-        Json.put(o, "endTime", r.endTime());
-        Json.put(o, "durationSeconds", r.duration());
-        ObjectNode exit = o.putObject("exit");
-        ExitStatus s = r.exit().status();
-        exitFields(exit, s);
-        exit.put("cause", r.exit().cause().name());
-        exit.put("explanation", r.exit().explanation());
-        r.exit().oomKill().ifPresent(k -> exit.set("oomKill", Json.of(k)));
-        o.put("peakRssBytes", r.peakRssBytes());
-        o.put("peakProcessRssBytes", r.peakProcessRssBytes());
-        ObjectNode gpu = o.putObject("peakGpuMemoryBytes");
-        r.peakGpuMemoryBytes().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
-                .forEach(e -> gpu.put(Integer.toString(e.getKey()), e.getValue()));
-        Json.put(o, "cpuSeconds", r.cpu());
-        o.put("processesStarted", r.processesStarted());
-        ArrayNode st = o.putArray("stragglers");
-        for (Straggler x : r.stragglers()) {
-            ObjectNode n = st.addObject();
-            n.put("pid", x.process().pid());
-            n.put("comm", x.comm());
-            Json.putStrings(n, "cmdline", x.cmdline());
-            n.put("endedBy", x.endedBy().fullName());
-        }
-        ArrayNode fw = o.putArray("forwardedSignals");
-        for (ForwardedSignal f : r.forwardedSignals()) {
-            ObjectNode n = fw.addObject();
-            n.put("signal", f.signal().fullName());
-            Json.put(n, "at", f.at());
-            n.put("processes", f.processes());
-        }
-        Json.put(o, "peakPssBytes", r.peakPssBytes());
-        o.put("peakThreads", r.peakThreads());
-        ArrayNode ev = o.putArray("events");
-        for (JobEvent e : r.events()) {
-            ObjectNode n = ev.addObject();
-            n.put("kind", e.kind().name());
-            n.put("pid", e.process().pid());
-            n.put("ppid", e.ppid());
-            n.put("comm", e.comm());
-            Json.put(n, "at", e.at());
-            if (e.status().isPresent()) {
-                exitFields(n.putObject("status"), e.status().get());
-            } else {
-                n.putNull("status");
-            }
-        }
-        o.put("eventsOmitted", r.eventsOmitted());
-        o.set("lostOutput", Json.of(r.lostOutput()));
-        o.set("ghosts", Json.of(r.ghosts()));
-        return o;
+    static JsonNode json(JobReport r) {
+        return Json.of(Report.of(r));
     }
 
-    /** Puts {@code code}, {@code signal}, {@code coreDumped} and {@code shellStatus}. */
-    private static void exitFields(ObjectNode exit, ExitStatus s) {
-        if (s instanceof ExitStatus.Exited e) {
-            exit.put("code", e.code());
-            exit.putNull("signal");
-            exit.put("coreDumped", false);
-        } else if (s instanceof ExitStatus.Killed k) {
-            exit.putNull("code");
-            exit.put("signal", k.signal().fullName());
-            exit.put("coreDumped", k.coreDumped());
+    /**
+     * The run report's JSON: the {@link JobReport} record's components, a process by its pid, a signal by its
+     * full name ({@code SIGTERM}), an exit status as {@link ExitJson}.
+     *
+     * @param command             as {@link JobReport#command()}
+     * @param leaderPid           as {@link JobReport#leaderPid()}
+     * @param startTime           as {@link JobReport#startTime()}
+     * @param endTime             as {@link JobReport#endTime()}
+     * @param duration            as {@link JobReport#duration()}
+     * @param exit                as {@link JobReport#exit()}
+     * @param peakRssBytes        as {@link JobReport#peakRssBytes()}
+     * @param peakProcessRssBytes as {@link JobReport#peakProcessRssBytes()}
+     * @param peakGpuMemoryBytes  as {@link JobReport#peakGpuMemoryBytes()}, by GPU index in order
+     * @param cpu                 as {@link JobReport#cpu()}
+     * @param processesStarted    as {@link JobReport#processesStarted()}
+     * @param stragglers          as {@link JobReport#stragglers()}
+     * @param forwardedSignals    as {@link JobReport#forwardedSignals()}
+     * @param peakPssBytes        as {@link JobReport#peakPssBytes()}
+     * @param peakThreads         as {@link JobReport#peakThreads()}
+     * @param events              as {@link JobReport#events()}
+     * @param eventsOmitted       as {@link JobReport#eventsOmitted()}
+     * @param lostOutput          as {@link JobReport#lostOutput()}
+     * @param ghosts              as {@link JobReport#ghosts()}
+     */
+    record Report(List<String> command, long leaderPid, Instant startTime, Instant endTime, Duration duration,
+                  Ending exit, long peakRssBytes, long peakProcessRssBytes, SortedMap<Integer, Long> peakGpuMemoryBytes,
+                  Duration cpu, int processesStarted, List<StragglerJson> stragglers,
+                  List<ForwardedJson> forwardedSignals, OptionalLong peakPssBytes, int peakThreads,
+                  List<EventJson> events, long eventsOmitted, Optional<LostOutput> lostOutput, List<GpuGhost> ghosts) {
+        static Report of(JobReport r) {
+            JobEnding e = r.exit();
+            return new Report(r.command(), r.leaderPid(), r.startTime(), r.endTime(), r.duration(),
+                    new Ending(ExitJson.of(e.status()), e.cause(), e.explanation(), e.oomKill().orElse(null)),
+                    r.peakRssBytes(), r.peakProcessRssBytes(), new TreeMap<>(r.peakGpuMemoryBytes()), r.cpu(),
+                    r.processesStarted(),
+                    r.stragglers().stream().map(x -> new StragglerJson(x.process().pid(), x.comm(), x.cmdline(),
+                            x.endedBy().fullName())).toList(),
+                    r.forwardedSignals().stream().map(f -> new ForwardedJson(f.signal().fullName(), f.at(),
+                            f.processes())).toList(),
+                    r.peakPssBytes(), r.peakThreads(),
+                    r.events().stream().map(v -> new EventJson(v.kind(), v.process().pid(), v.ppid(), v.comm(), v.at(),
+                            v.status().map(ExitJson::of))).toList(),
+                    r.eventsOmitted(), r.lostOutput(), r.ghosts());
         }
-        exit.put("shellStatus", s.shellStatus());
+    }
+
+    /**
+     * How a job ended: its status flat, then the {@link JobEnding} record's other components (the OOM kill only
+     * when there was one).
+     *
+     * @param status      the exit status, flat
+     * @param cause       as {@link JobEnding#cause()}
+     * @param explanation as {@link JobEnding#explanation()}
+     * @param oomKill     as {@link JobEnding#oomKill()}, or null (then absent)
+     */
+    record Ending(@JsonUnwrapped ExitJson status, JobEnding.Cause cause, String explanation,
+                  @JsonInclude(JsonInclude.Include.NON_NULL) OomKill oomKill) {
+    }
+
+    /**
+     * An exit status of a job's report: the exit code or the signal's full name (the other null), whether a core
+     * was dumped and the shell's status, as {@link ExitStatus.Exited} and {@link ExitStatus.Killed} name them.
+     *
+     * @param code        as {@link ExitStatus.Exited#code()}, or null
+     * @param signal      as {@link ExitStatus.Killed#signal()}, its full name, or null
+     * @param coreDumped  as {@link ExitStatus.Killed#coreDumped()}; false for an exit
+     * @param shellStatus as {@link ExitStatus#shellStatus()}
+     */
+    record ExitJson(Integer code, String signal, boolean coreDumped, int shellStatus) {
+        static ExitJson of(ExitStatus s) {
+            if (s instanceof ExitStatus.Killed k) {
+                return new ExitJson(null, k.signal().fullName(), k.coreDumped(), s.shellStatus());
+            }
+            return new ExitJson(((ExitStatus.Exited) s).code(), null, false, s.shellStatus());
+        }
+    }
+
+    /**
+     * A process left behind and ended, as {@link Straggler}.
+     *
+     * @param pid     its pid ({@link Straggler#process()})
+     * @param comm    as {@link Straggler#comm()}
+     * @param cmdline as {@link Straggler#cmdline()}
+     * @param endedBy as {@link Straggler#endedBy()}, its full name
+     */
+    record StragglerJson(long pid, String comm, List<String> cmdline, String endedBy) {
+    }
+
+    /**
+     * A signal passed on to the job, as {@link ForwardedSignal}.
+     *
+     * @param signal    as {@link ForwardedSignal#signal()}, its full name
+     * @param at        as {@link ForwardedSignal#at()}
+     * @param processes as {@link ForwardedSignal#processes()}
+     */
+    record ForwardedJson(String signal, Instant at, int processes) {
+    }
+
+    /**
+     * A start or an exit in the job, as {@link JobEvent}.
+     *
+     * @param kind   as {@link JobEvent#kind()}
+     * @param pid    its pid ({@link JobEvent#process()})
+     * @param ppid   as {@link JobEvent#ppid()}
+     * @param comm   as {@link JobEvent#comm()}
+     * @param at     as {@link JobEvent#at()}
+     * @param status as {@link JobEvent#status()}
+     */
+    record EventJson(JobEvent.Kind kind, long pid, long ppid, String comm, Instant at, Optional<ExitJson> status) {
     }
 
     /** A size in bytes: {@code 1048576}, {@code 512K}, {@code 64M}, {@code 8G}, {@code 1T} (binary, with or without {@code iB}). */

@@ -1,7 +1,6 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
@@ -9,6 +8,7 @@ import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
 import io.github.procscope.api.process.Facet;
 import io.github.procscope.api.process.ProcessInfo;
+import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.process.ProcessTree;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -16,6 +16,7 @@ import picocli.CommandLine.ParentCommand;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 
@@ -61,21 +62,13 @@ final class TreeCommand implements Callable<Integer> {
             tops = tree.roots();
         }
         if (ctx.json()) {
-            ArrayNode arr = Context.mapper().createArrayNode();
-            for (ProcessInfo p : tops) {
-                arr.add(json(tree, p, names));
-            }
-            ObjectNode doc;
+            Json.LeftOut leftOut = Json.LeftOut.of(snapshot);
             if (pid != null) {
-                doc = (ObjectNode) arr.get(0);
-                ArrayNode a = doc.putArray("adopted");
-                adopted.forEach(p -> a.add(json(tree, p, names)));
+                ctx.printJson(Json.of(new Top(Node.of(tree, tops.get(0), names),
+                        adopted.stream().map(p -> Node.of(tree, p, names)).toList(), leftOut)));
             } else {
-                doc = Context.mapper().createObjectNode();
-                doc.set("roots", arr);
+                ctx.printJson(Json.of(new Roots(tops.stream().map(p -> Node.of(tree, p, names)).toList(), leftOut)));
             }
-            Json.putLeftOut(doc, snapshot);
-            ctx.printJson(doc);
             return ProcscopeCli.OK;
         }
         int width = ctx.width();
@@ -131,20 +124,45 @@ final class TreeCommand implements Callable<Integer> {
         return tree.get(p.ppid()).map(q -> Owners.label(q.owner(), names)).orElse("-");
     }
 
-    private static ObjectNode json(ProcessTree tree, ProcessInfo p, PodNames names) {
-        ObjectNode o = Context.mapper().createObjectNode();
-        o.put("pid", p.pid());
-        o.put("ppid", p.ppid());
-        o.put("comm", p.comm());
-        o.put("state", p.state().name());
-        o.put("rssBytes", p.rssBytes());
-        o.put("subtreeRssBytes", tree.subtreeRssBytes(p.pid()));
-        Owners.putJson(o, p);
-        Owners.putOwnerJson(o, p.owner(), names);
-        ArrayNode kids = o.putArray("children");
-        for (ProcessInfo c : tree.children(p.pid())) {
-            kids.add(json(tree, c, names));
+    /**
+     * A process of the tree's JSON and its children, the fields named as {@link ProcessInfo}'s accessors.
+     *
+     * @param pid             as {@link ProcessInfo#pid()}
+     * @param ppid            as {@link ProcessInfo#ppid()}
+     * @param comm            as {@link ProcessInfo#comm()}
+     * @param state           as {@link ProcessInfo#state()}
+     * @param rssBytes        as {@link ProcessInfo#rssBytes()}
+     * @param subtreeRssBytes as {@link ProcessTree#subtreeRssBytes(long)}
+     * @param cgroup          its cgroups, null when not read
+     * @param owner           whose process it is, flat
+     * @param children        its children's nodes
+     */
+    record Node(long pid, long ppid, String comm, ProcessState state, long rssBytes, long subtreeRssBytes,
+                Optional<Owners.Cgroup> cgroup, @JsonUnwrapped Owners.Fields owner, List<Node> children) {
+        static Node of(ProcessTree tree, ProcessInfo p, PodNames names) {
+            return new Node(p.pid(), p.ppid(), p.comm(), p.state(), p.rssBytes(), tree.subtreeRssBytes(p.pid()),
+                    Owners.Cgroup.of(p), Owners.Fields.of(p.owner(), names),
+                    tree.children(p.pid()).stream().map(c -> of(tree, c, names)).toList());
         }
-        return o;
+    }
+
+    /**
+     * {@code tree PID}'s JSON: the process's node, flat, the job's members re-parented away from it, and what the
+     * snapshot left out.
+     *
+     * @param node    the process's node
+     * @param adopted the nodes of the members re-parented away from its subtree
+     * @param leftOut what the snapshot left out, flat
+     */
+    record Top(@JsonUnwrapped Node node, List<Node> adopted, @JsonUnwrapped Json.LeftOut leftOut) {
+    }
+
+    /**
+     * {@code tree}'s JSON: the roots' nodes and what the snapshot left out.
+     *
+     * @param roots   the nodes of the processes without a parent in the table
+     * @param leftOut what the snapshot left out, flat
+     */
+    record Roots(List<Node> roots, @JsonUnwrapped Json.LeftOut leftOut) {
     }
 }

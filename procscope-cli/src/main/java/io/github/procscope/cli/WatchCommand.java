@@ -1,6 +1,7 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.github.procscope.api.cgroup.Owner;
 import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.api.core.ProcessKey;
@@ -231,24 +232,21 @@ final class WatchCommand implements Callable<Integer> {
         return Math.round(10.0 * v) / 10.0;
     }
 
-    static ObjectNode json(Row r, Optional<Owner> owner) {
+    static JsonNode json(Row r, Optional<Owner> owner) {
         return json(r, owner, PodNames.NONE);
     }
 
-    static ObjectNode json(Row r, Optional<Owner> owner, PodNames names) {
-        ObjectNode o = Json.object();
-        Json.put(o, "takenAt", r.takenAt());
-        o.put("pid", r.pid());
-        o.put("processes", r.processes());
-        o.put("threads", r.threads());
-        o.put("rssBytes", r.rssBytes());
-        Json.put(o, "cpuPercent", r.cpuPercent());
-        o.set("gpuMemoryBytes", Json.of(r.gpuMemoryBytes()));
-        o.set("members", Json.of(r.members()));
-        o.set("joined", Json.of(r.joined()));
-        o.set("left", Json.of(r.left()));
-        Owners.putOwnerJson(o, owner, names);
-        return o;
+    static JsonNode json(Row r, Optional<Owner> owner, PodNames names) {
+        return Json.of(new RowJson(r, Owners.Fields.of(owner, names)));
+    }
+
+    /**
+     * A row of {@code watch}'s JSON: the row's components, then whose tree it is, flat.
+     *
+     * @param row   the row
+     * @param owner the root's owner
+     */
+    record RowJson(@JsonUnwrapped Row row, @JsonUnwrapped Owners.Fields owner) {
     }
 
     static String csv(Row r) {

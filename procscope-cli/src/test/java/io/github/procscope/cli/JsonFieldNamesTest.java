@@ -314,15 +314,15 @@ class JsonFieldNamesTest {
                 .check("doctor", DoctorCommand.json(d)));
     }
 
-    @Test
-    void theRunReport() {
+    /** @return a run report with every part filled: an OOM kill, a straggler, a forwarded signal, an event, a ghost */
+    private static io.github.procscope.api.job.JobReport report() {
         Signal term = Signal.parse("TERM");
         Signal kill = Signal.parse("KILL");
         Instant t0 = Instant.parse("2026-01-01T00:00:00Z");
         io.github.procscope.api.diagnose.OomKill oom = new io.github.procscope.api.diagnose.OomKill(42, "python3",
                 Optional.of(t0), OptionalLong.of(1 << 30), OptionalLong.of(1 << 29), OptionalLong.of(0),
                 OptionalLong.of(0), OptionalLong.of(0), true, Optional.of("/job"), Optional.of("CONSTRAINT_MEMCG"));
-        io.github.procscope.api.job.JobReport r = new io.github.procscope.api.job.JobReport(List.of("python3", "t.py"),
+        return new io.github.procscope.api.job.JobReport(List.of("python3", "t.py"),
                 42, t0, t0.plusSeconds(5), new io.github.procscope.api.job.JobEnding(
                         new ExitStatus.Killed(kill, false, ExitStatus.Source.WAIT_STATUS),
                         io.github.procscope.api.job.JobEnding.Cause.OOM_KILLED, "OOM-killed", Optional.of(oom)),
@@ -335,17 +335,26 @@ class JsonFieldNamesTest {
                         Optional.of(new ExitStatus.Killed(kill, false, ExitStatus.Source.WAIT_STATUS)))),
                 0, List.of(new io.github.procscope.api.job.GpuGhost(43, "worker", 0, OptionalLong.of(1 << 20), false)),
                 Optional.of(new io.github.procscope.api.job.LostOutput(4096, t0.plusSeconds(2), "No space left on device")));
-        JsonNode json = RunCommand.json(r);
-        String waitStatus = "a job's statuses are all the kernel's wait status";
-        JsonNames status = JsonNames.of(ExitStatus.class, ExitStatus.Exited.class, ExitStatus.Killed.class)
-                .omits(ExitStatus.Exited.class, waitStatus, "source").omits(ExitStatus.Killed.class, waitStatus, "source");
-        assertEquals(List.of(), JsonNames.of(io.github.procscope.api.job.JobReport.class)
-                .field("exit", JsonNames.of(io.github.procscope.api.job.JobEnding.class).with(ExitStatus.class,
+    }
+
+    private static final String WAIT_STATUS = "a job's statuses are all the kernel's wait status";
+
+    /** @return the shape of a job's ending: its status flat, the cause, the explanation, the OOM kill */
+    private static JsonNames ending() {
+        return JsonNames.of(io.github.procscope.api.job.JobEnding.class).with(ExitStatus.class,
                         ExitStatus.Exited.class, ExitStatus.Killed.class)
-                        .omits(io.github.procscope.api.job.JobEnding.class, FLAT_WHY, "status")
-                        .omits(ExitStatus.Exited.class, waitStatus, "source")
-                        .omits(ExitStatus.Killed.class, waitStatus, "source")
-                        .field("oomKill", JsonNames.of(io.github.procscope.api.diagnose.OomKill.class)))
+                .omits(io.github.procscope.api.job.JobEnding.class, FLAT_WHY, "status")
+                .omits(ExitStatus.Exited.class, WAIT_STATUS, "source")
+                .omits(ExitStatus.Killed.class, WAIT_STATUS, "source")
+                .field("oomKill", JsonNames.of(io.github.procscope.api.diagnose.OomKill.class));
+    }
+
+    /** @return the shape of the run report ({@code run --report}, and a job's {@code report} in {@code jobs}) */
+    private static JsonNames reportShape() {
+        JsonNames status = JsonNames.of(ExitStatus.class, ExitStatus.Exited.class, ExitStatus.Killed.class)
+                .omits(ExitStatus.Exited.class, WAIT_STATUS, "source").omits(ExitStatus.Killed.class, WAIT_STATUS, "source");
+        return JsonNames.of(io.github.procscope.api.job.JobReport.class)
+                .field("exit", ending())
                 .field("stragglers", JsonNames.of(io.github.procscope.api.job.Straggler.class, ProcessKey.class)
                         .omits(io.github.procscope.api.job.Straggler.class, FLAT_WHY, "process")
                         .omits(ProcessKey.class, KEY_WHY, "startTimeTicks", "pidfsInode"))
@@ -356,11 +365,161 @@ class JsonFieldNamesTest {
                         .field("status", status))
                 .field("ghosts", JsonNames.of(io.github.procscope.api.job.GpuGhost.class))
                 .field("lostOutput", JsonNames.of(io.github.procscope.api.job.LostOutput.class))
-                .map("peakGpuMemoryBytes")
-                .check("run --report", json));
+                .map("peakGpuMemoryBytes");
+    }
+
+    @Test
+    void theRunReport() {
+        JsonNode json = RunCommand.json(report());
+        assertEquals(List.of(), reportShape().check("run --report", json));
         assertEquals(42, json.get("leaderPid").asLong());
         assertEquals(3.0, json.get("cpuSeconds").asDouble());
         assertEquals("OOM_KILLED", json.get("exit").get("cause").asText());
+        assertEquals("SIGKILL", json.get("exit").get("signal").asText());
+        assertTrue(json.get("exit").get("code").isNull(), json.toString());
+        assertEquals(43, json.get("stragglers").get(0).get("pid").asLong());
+        assertEquals("SIGTERM", json.get("forwardedSignals").get(0).get("signal").asText());
+        assertEquals(1L << 30, json.get("peakGpuMemoryBytes").get("0").asLong());
+    }
+
+    /**
+     * {@code jobs --json}: a job's row names what its record says as the run report does (its command, start and
+     * end, its report whole, the report's exit), and {@code run --detach --json} names the job as the row does.
+     */
+    @Test
+    void jobsAndTheDetachedStart(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp) {
+        java.nio.file.Path state = tmp.resolve("state");
+        JobStore store = JobStore.open(state, true);
+        String id = "20261204-223111";
+        java.nio.file.Path log = tmp.resolve("logs").resolve(id + ".log");
+        io.github.procscope.api.job.JobReport r = report();
+        com.fasterxml.jackson.databind.node.ObjectNode rec = Json.object();
+        rec.put("id", id);
+        rec.put("state", "ended");
+        Json.putStrings(rec, "command", r.command());
+        Json.put(rec, "startTime", r.startTime());
+        Json.put(rec, "endTime", r.endTime());
+        rec.put("log", log.toString());
+        rec.putNull("reportFile");
+        rec.putObject("supervisor").put("pid", 4_000_000).put("startTimeTicks", 1);
+        rec.putObject("job").put("pid", 4_000_001).put("startTimeTicks", 2);
+        rec.set("report", RunCommand.json(r));
+        assertTrue(store.create(id, rec));
+
+        CliRun jobs = CliRun.of("--json", "jobs", "--state-dir", state.toString());
+        assertEquals(0, jobs.status(), jobs.err());
+        JsonNode rows;
+        JsonNode written;
+        try {
+            rows = MAPPER.readTree(jobs.out());
+            written = MAPPER.readTree(RunCommand.json(r).toString());
+        } catch (IOException e) {
+            throw new AssertionError(jobs.out(), e);
+        }
+        assertEquals(1, rows.size(), jobs.out());
+        JsonNode row = rows.get(0);
+        String own = "a job's row names the job and what the tool finds now; the rest is its report's";
+        assertEquals(List.of(), JsonNames.of(io.github.procscope.api.job.JobReport.class)
+                .tool("id", "status", "state", "pid", "supervisorPid", "supervisorAlive", "log", "reportFile", "report")
+                .omits(io.github.procscope.api.job.JobReport.class, own, "leaderPid", "peakRssBytes",
+                        "peakProcessRssBytes", "peakGpuMemoryBytes", "cpu", "processesStarted", "stragglers",
+                        "forwardedSignals", "peakPssBytes", "peakThreads", "events", "eventsOmitted", "ghosts",
+                        "lostOutput")
+                .field("exit", ending()).field("report", reportShape())
+                .check("jobs", row));
+        assertEquals(written, row.get("report"), "the report as run wrote it");
+        assertEquals(4_000_001, row.get("pid").asLong());
+        assertEquals(4_000_000, row.get("supervisorPid").asLong());
+        assertEquals("OOM-killed; log lost 4096 bytes", row.get("status").asText());
+
+        // run --detach --json: the fields name the job as jobs --json does, with the same value types
+        JsonNode started = Json.of(new Detacher.Started(id, 4_000_001, 4_000_000, log));
+        for (java.util.Iterator<String> it = started.fieldNames(); it.hasNext(); ) {
+            String name = it.next();
+            assertTrue(row.has(name), "run --detach names " + name + " as jobs does not: " + row);
+            assertEquals(row.get(name).getNodeType(), started.get(name).getNodeType(), name);
+            assertEquals(row.get(name).isIntegralNumber(), started.get(name).isIntegralNumber(), name);
+        }
+        assertEquals(row.get("log"), started.get("log"));
+    }
+
+    /** {@code gpu --watch --json}: each row is a sample's main counters, named as {@link GpuSample}'s accessors. */
+    @Test
+    void gpuWatchRows() throws Exception {
+        NvmlDouble.trainingNode();
+        MachineFixture m = MachineFixture.create();
+        try {
+            NvmlDouble.with(NvmlDouble.library(), () -> {
+                CliRun r = CliRun.of("--procfs-root", m.proc().toString(), "--sysfs-root", m.sys().toString(), "--json",
+                        "gpu", "--watch", "10ms", "--count", "2");
+                assertEquals(0, r.status(), r.err());
+                List<String> lines = r.out().lines().toList();
+                assertEquals(4, lines.size(), "two rounds of two GPUs: " + r.out());
+                for (String line : lines) {
+                    assertEquals(List.of(), JsonNames.of(GpuSample.class).omits(GpuSample.class, "dmon's columns; "
+                                    + "the other counters are gpu --query's and the library's GpuSample", "memory",
+                            "powerDrawMilliwatts", "enforcedPowerLimitMilliwatts", "powerManagementLimitMilliwatts",
+                            "energyMillijoules", "graphicsClockMhz", "maxSmClockMhz", "maxMemoryClockMhz",
+                            "performanceState", "fanSpeedPercent", "clockEventReasonsMask", "eccErrors",
+                            "memoryTemperatureCelsius", "encoderUtilizationPercent", "decoderUtilizationPercent",
+                            "nvlinkDataTxBytes", "nvlinkDataRxBytes", "vgpuLicensed").check("gpu --watch", MAPPER.readTree(line)));
+                }
+                assertEquals(10737418240L, MAPPER.readTree(lines.get(0)).get("memoryUsedBytes").asLong());
+            });
+        } finally {
+            m.close();
+        }
+        NvmlDouble.assertClosed();
+    }
+
+    /**
+     * The classes that may build JSON as a tree: {@code Json} (its helpers for the job record) and the job record's
+     * writers; {@code jobs} and {@code logs} read that record. Every command's output is a record ({@code Json.of}).
+     */
+    private static final java.util.Set<String> TREE_BUILDERS = java.util.Set.of("Json.java", "Detacher.java",
+            "JobStore.java");
+    private static final java.util.Set<String> RECORD_READERS = java.util.Set.of("JobsCommand.java",
+            "LogsCommand.java");
+    private static final java.util.regex.Pattern BUILDS_A_TREE = java.util.regex.Pattern.compile(
+            "\\bArrayNode\\b|Json\\.object\\(|Json\\.array\\(|create(Object|Array)Node\\(|\\.put(Object|Array|Null)\\("
+                    + "|\\.add(Object|Array)\\(|\\.putPOJO\\(");
+    private static final java.util.regex.Pattern NAMES_A_TREE = java.util.regex.Pattern.compile("\\bObjectNode\\b");
+
+    /** @return the lines of a source file that build JSON by hand (name its tree types, or build one) */
+    private static List<String> handBuilt(String file, List<String> lines) {
+        List<String> out = new java.util.ArrayList<>();
+        if (TREE_BUILDERS.contains(file)) {
+            return out;
+        }
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            if (BUILDS_A_TREE.matcher(l).find() || (!RECORD_READERS.contains(file) && NAMES_A_TREE.matcher(l).find())) {
+                out.add(file + ":" + (i + 1) + ": " + l.trim());
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void noCommandBuildsItsJsonByHand() throws IOException {
+        java.nio.file.Path cli = java.nio.file.Path.of("src/main/java/io/github/procscope/cli");
+        assertTrue(java.nio.file.Files.isDirectory(cli), "run from the module directory: " + cli.toAbsolutePath());
+        List<String> offenders = new java.util.ArrayList<>();
+        int files = 0;
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.walk(cli)) {
+            for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) s.filter(x -> x.toString().endsWith(".java"))::iterator) {
+                files++;
+                offenders.addAll(handBuilt(f.getFileName().toString(), java.nio.file.Files.readAllLines(f)));
+            }
+        }
+        assertTrue(files > 20, "found the CLI's sources: " + files);
+        assertEquals(List.of(), offenders, "a command's JSON is a record written by Json.of, not a tree built by hand");
+        // The check finds what it is for: a tree built in a command, or one named outside the job record's readers.
+        assertEquals(2, handBuilt("PsCommand.java", List.of("ObjectNode o = Json.object();", "o.putArray(\"x\");",
+                "ctx.printJson(Json.of(view));")).size());
+        assertEquals(1, handBuilt("DfCommand.java", List.of("static ObjectNode json(FileSystemUsage f) {")).size());
+        assertEquals(0, handBuilt("JobsCommand.java", List.of("static String status(Context ctx, ObjectNode r) {"))
+                .size());
     }
 
     /** @return the mismatches of field names (not the components a partial object lacks) */

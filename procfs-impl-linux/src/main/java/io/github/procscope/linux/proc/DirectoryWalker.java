@@ -4,7 +4,8 @@ import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.disk.DirectoryTotal;
 import io.github.procscope.api.disk.DirectoryUsage;
 import io.github.procscope.linux.sys.FsCalls;
-import io.github.procscope.linux.sys.NativeFs;
+import io.github.procscope.linux.sys.Errno;
+import io.github.procscope.linux.sys.FileStatus;
 
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;
@@ -60,9 +61,9 @@ public final class DirectoryWalker {
         int err = st.lstat(directory.toString());
         if (err != 0) {
             throw new ProcscopeException("cannot measure " + directory + ": lstat failed with "
-                    + NativeFs.describe(err));
+                    + Errno.describe(err));
         }
-        if (st.type() != NativeFs.S_IFDIR) {
+        if (st.type() != FileStatus.S_IFDIR) {
             throw new ProcscopeException("cannot measure " + directory + ": it is not a directory");
         }
         DirectoryWalker w = new DirectoryWalker(fs, topN, st.dev());
@@ -116,7 +117,7 @@ public final class DirectoryWalker {
                         unreadable.add(entry);
                         continue;
                     }
-                    if (st.type() == NativeFs.S_IFDIR) {
+                    if (st.type() == FileStatus.S_IFDIR) {
                         if (st.dev() != rootDevice) {
                             otherFileSystems.add(entry);
                             continue;

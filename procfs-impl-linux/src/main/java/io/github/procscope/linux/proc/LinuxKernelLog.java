@@ -7,8 +7,8 @@ import io.github.procscope.api.diagnose.OomKill;
 import io.github.procscope.linux.parse.KmsgParser;
 import io.github.procscope.linux.parse.KmsgRecord;
 import io.github.procscope.linux.parse.OomReportParser;
+import io.github.procscope.linux.sys.Errno;
 import io.github.procscope.linux.sys.FsCalls;
-import io.github.procscope.linux.sys.NativeFs;
 import io.github.procscope.linux.sys.ProcBuffer;
 
 import java.io.ByteArrayOutputStream;
@@ -115,10 +115,10 @@ public final class LinuxKernelLog implements KernelLog {
                     }
                     continue;
                 }
-                if (n == 0 || -n == NativeFs.EAGAIN) {
+                if (n == 0 || -n == Errno.EAGAIN) {
                     break; // the end of the log
                 }
-                if (-n == NativeFs.EPIPE || -n == NativeFs.EINTR) {
+                if (-n == Errno.EPIPE || -n == Errno.EINTR) {
                     continue; // overwritten while reading: the next read returns the next record
                 }
                 throw unreadable(-n);
@@ -130,13 +130,13 @@ public final class LinuxKernelLog implements KernelLog {
     }
 
     private RuntimeException unreadable(int errno) {
-        if (errno == NativeFs.EPERM || errno == NativeFs.EACCES) {
+        if (errno == Errno.EPERM || errno == Errno.EACCES) {
             return new KernelLogUnavailableException("the kernel log " + kmsg + " may not be read by this user: "
                     + "it needs CAP_SYSLOG (root) while kernel.dmesg_restrict is 1");
         }
-        if (errno == NativeFs.ENOENT) {
+        if (errno == Errno.ENOENT) {
             return new KernelLogUnavailableException("there is no kernel log device " + kmsg);
         }
-        return new ProcfsException(kmsg, "cannot read the kernel log " + kmsg + ": " + NativeFs.describe(errno));
+        return new ProcfsException(kmsg, "cannot read the kernel log " + kmsg + ": " + Errno.describe(errno));
     }
 }

@@ -19,9 +19,9 @@ import io.github.procscope.linux.parse.FdinfoParser;
 import io.github.procscope.linux.parse.MountinfoParser;
 import io.github.procscope.linux.parse.OpenFlagBits;
 import io.github.procscope.linux.parse.StatParser;
+import io.github.procscope.linux.sys.FileStatus;
 import io.github.procscope.linux.sys.FsCalls;
 import io.github.procscope.linux.sys.KernelConstants;
-import io.github.procscope.linux.sys.NativeFs;
 import io.github.procscope.linux.sys.ProcBuffer;
 import io.github.procscope.linux.sys.ReadFailures;
 
@@ -196,13 +196,13 @@ public final class LinuxOpenFiles implements OpenFiles {
         }
         if (known) {
             switch (type) {
-                case NativeFs.S_IFREG: return FdKind.REGULAR_FILE;
-                case NativeFs.S_IFDIR: return FdKind.DIRECTORY;
-                case NativeFs.S_IFCHR: return FdKind.CHARACTER_DEVICE;
-                case NativeFs.S_IFBLK: return FdKind.BLOCK_DEVICE;
-                case NativeFs.S_IFIFO: return FdKind.PIPE;
-                case NativeFs.S_IFSOCK: return FdKind.SOCKET;
-                case NativeFs.S_IFLNK: return FdKind.SYMLINK;
+                case FileStatus.S_IFREG: return FdKind.REGULAR_FILE;
+                case FileStatus.S_IFDIR: return FdKind.DIRECTORY;
+                case FileStatus.S_IFCHR: return FdKind.CHARACTER_DEVICE;
+                case FileStatus.S_IFBLK: return FdKind.BLOCK_DEVICE;
+                case FileStatus.S_IFIFO: return FdKind.PIPE;
+                case FileStatus.S_IFSOCK: return FdKind.SOCKET;
+                case FileStatus.S_IFLNK: return FdKind.SYMLINK;
                 default: return FdKind.UNKNOWN;
             }
         }
@@ -354,7 +354,7 @@ public final class LinuxOpenFiles implements OpenFiles {
                 }
                 return;
             }
-            if (err != 0 || st.type() != NativeFs.S_IFREG || st.nlink() != 0) {
+            if (err != 0 || st.type() != FileStatus.S_IFREG || st.nlink() != 0) {
                 continue;
             }
             String target;

@@ -211,9 +211,75 @@ public final class LinuxProcfs implements ProcessTable {
         Objects.requireNonNull(facets, "facets");
         ProcBuffer buf = new ProcBuffer();
         Duration uptime = readUptime(buf);
+        ProcessInfo p;
         try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
-            return read(pid, facets, files, buf, uptime, false);
+            p = read(pid, facets, files, buf, uptime, false);
         }
+        if (p.status().isPresent()) {
+            requireNotAThread(pid, p.status().get().tgid());
+        } else {
+            requireNotAThread(pid, buf);
+        }
+        return p;
+    }
+
+    /**
+     * Refuses the id of a thread that leads no thread group. Its {@code /proc/TID} is there to open although
+     * {@code /proc} does not list it, and it reads like a process's (its own stat, the thread group's memory), but
+     * no process holds the pid: a key made from it would name the thread, and {@code kill(TID)} reaches its whole
+     * process.
+     *
+     * @param pid  the pid asked for
+     * @param tgid the thread group read from its {@code status}
+     * @throws NoSuchProcessException if {@code tgid} is another pid
+     */
+    private static void requireNotAThread(long pid, long tgid) {
+        if (tgid != pid) {
+            throw new NoSuchProcessException(pid, "no such process: " + pid + " is a thread of process " + tgid);
+        }
+    }
+
+    /**
+     * As {@link #requireNotAThread(long, long)}, reading the {@code Tgid} line of {@code status}; a status that
+     * cannot be read or has no such line (a fixture tree without it) is not evidence of a thread.
+     */
+    private void requireNotAThread(long pid, ProcBuffer buf) {
+        if (buf.read(prefix + pid + "/status") != ProcBuffer.Result.OK) {
+            return;
+        }
+        long tgid = tgidOf(buf.bytes(), buf.length());
+        if (tgid >= 0) {
+            requireNotAThread(pid, tgid);
+        }
+    }
+
+    /** @return the decimal value of the {@code Tgid:} line of a status file's bytes, or -1 without one */
+    static long tgidOf(byte[] b, int length) {
+        byte[] key = {'T', 'g', 'i', 'd', ':'};
+        for (int line = 0; line < length; ) {
+            boolean match = line + key.length <= length;
+            for (int k = 0; match && k < key.length; k++) {
+                match = b[line + k] == key[k];
+            }
+            if (match) {
+                int i = line + key.length;
+                while (i < length && (b[i] == '\t' || b[i] == ' ')) {
+                    i++;
+                }
+                long v = 0;
+                int digits = 0;
+                while (i < length && b[i] >= '0' && b[i] <= '9' && digits < 11) {
+                    v = v * 10 + (b[i++] - '0');
+                    digits++;
+                }
+                return digits == 0 || digits == 11 ? -1 : v;
+            }
+            while (line < length && b[line] != '\n') {
+                line++;
+            }
+            line++;
+        }
+        return -1;
     }
 
     /** @return whether this table reads natively ({@code openat}/{@code statx}) rather than through the JDK */
@@ -270,8 +336,10 @@ public final class LinuxProcfs implements ProcessTable {
     public ProcessKey plainKey(long pid) {
         Pids.requireValid(pid);
         Path dir = Path.of(prefix + pid);
-        ProcessStat stat = ProcessLiveness.read(pid, dir, new ProcBuffer(4096), constants);
+        ProcBuffer buf = new ProcBuffer(4096);
+        ProcessStat stat = ProcessLiveness.read(pid, dir, buf, constants);
         requireSameId(dir.resolve("stat"), stat, pid);
+        requireNotAThread(pid, buf);
         return new ProcessKey(pid, stat.startTimeTicks());
     }
 

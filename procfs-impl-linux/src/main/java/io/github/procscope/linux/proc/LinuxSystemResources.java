@@ -23,7 +23,6 @@ import io.github.procscope.linux.parse.ProcCgroupParser;
 import io.github.procscope.linux.parse.UptimeParser;
 import io.github.procscope.linux.parse.ValueFileParser;
 import io.github.procscope.linux.sys.FsCalls;
-import io.github.procscope.linux.sys.NativeFs;
 import io.github.procscope.linux.sys.ProcBuffer;
 
 import java.io.IOException;
@@ -354,7 +353,7 @@ public final class LinuxSystemResources implements SystemResources {
             }
             try {
                 out.add(usage(m, fs.statvfs(m.mountPoint())));
-            } catch (NativeFs.NativeErrno e) {
+            } catch (FsCalls.NativeErrno e) {
                 // not reachable from here (permission, a stale network mount, a detached tree): left out, as df does
             }
         }
@@ -378,7 +377,7 @@ public final class LinuxSystemResources implements SystemResources {
         }
         try {
             return usage(best, FsCalls.get().statvfs(real.toString()));
-        } catch (NativeFs.NativeErrno e) {
+        } catch (FsCalls.NativeErrno e) {
             throw new ProcscopeException("cannot examine the file system of " + real + ": " + e.getMessage(), e);
         }
     }
@@ -396,14 +395,14 @@ public final class LinuxSystemResources implements SystemResources {
         return best;
     }
 
-    private static FileSystemUsage usage(MountInfo m, NativeFs.Statvfs v) {
+    private static FileSystemUsage usage(MountInfo m, FsCalls.Statvfs v) {
         long unit = v.fragmentSize() != 0 ? v.fragmentSize() : v.blockSize();
         if (unit <= 0) {
             unit = 1;
         }
         return new FileSystemUsage(m, unit, bytes(v.blocks(), unit), bytes(v.blocksFree(), unit),
                 bytes(v.blocksAvailable(), unit), Math.max(0, v.files()), Math.max(0, v.filesFree()),
-                (v.flags() & NativeFs.ST_RDONLY) != 0);
+                (v.flags() & FsCalls.ST_RDONLY) != 0);
     }
 
     private static long bytes(long blocks, long unit) {

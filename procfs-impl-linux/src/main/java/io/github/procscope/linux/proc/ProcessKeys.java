@@ -1,5 +1,6 @@
 package io.github.procscope.linux.proc;
 
+import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.api.core.Pids;
 import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.linux.sys.KernelConstants;
@@ -31,7 +32,15 @@ final class ProcessKeys {
             return liveTable().key(pid);
         }
         Path dir = root.resolve(Long.toString(pid));
-        return new ProcessKey(pid, ProcessLiveness.read(pid, dir, new ProcBuffer(4096), constants).startTimeTicks());
+        ProcBuffer buf = new ProcBuffer(4096);
+        long start = ProcessLiveness.read(pid, dir, buf, constants).startTimeTicks();
+        if (buf.read(dir.resolve("status")) == ProcBuffer.Result.OK) {
+            long tgid = LinuxProcfs.tgidOf(buf.bytes(), buf.length());
+            if (tgid >= 0 && tgid != pid) {
+                throw new NoSuchProcessException(pid, "no such process: " + pid + " is a thread of process " + tgid);
+            }
+        }
+        return new ProcessKey(pid, start);
     }
 
     private LinuxProcfs liveTable() {

@@ -9,7 +9,7 @@ import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.signals.SendResult.Outcome;
 import io.github.procscope.api.signals.SendResult;
 import io.github.procscope.api.signals.Signal;
-import io.github.procscope.linux.sys.NativeAccess;
+import io.github.procscope.linux.sys.Errno;
 import io.github.procscope.linux.sys.ProcessCalls;
 import java.util.Objects;
 import java.util.Set;
@@ -35,7 +35,7 @@ final class CheckedSender implements Sender {
     @Override
     public SendResult sendChecked(ProcessKey target, Signal signal) {
         int fd = identity.openPidfd(target.pid());
-        if (fd == -NativeAccess.ESRCH) {
+        if (fd == -Errno.ESRCH) {
             return new SendResult(target.pid(), false, signal, Outcome.NO_SUCH_PROCESS, "no such process: pid "
                     + target.pid() + " has exited; nothing was sent");
         }
@@ -138,12 +138,12 @@ final class CheckedSender implements Sender {
         if (errno == 0) {
             return new SendResult(target, group, signal, Outcome.DELIVERED, signal + " delivered to " + what);
         }
-        if (errno == NativeAccess.ESRCH) {
+        if (errno == Errno.ESRCH) {
             return new SendResult(target, group, signal, Outcome.NO_SUCH_PROCESS, "no such "
                     + (group ? "process group: " + target + " has no member" : "process: " + what + " has exited")
                     + "; nothing was sent");
         }
-        if (errno == NativeAccess.EPERM) {
+        if (errno == Errno.EPERM) {
             return new SendResult(target, group, signal, Outcome.NOT_PERMITTED, "not permitted to send " + signal
                     + " to " + what + ": it belongs to another user; run as that user or as root (CAP_KILL)");
         }

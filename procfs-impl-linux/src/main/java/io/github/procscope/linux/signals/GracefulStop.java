@@ -13,7 +13,7 @@ import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport.Ending;
 import io.github.procscope.api.signals.StopReport.StoppedProcess;
 import io.github.procscope.api.signals.StopReport;
-import io.github.procscope.linux.sys.NativeAccess;
+import io.github.procscope.linux.sys.Errno;
 import io.github.procscope.linux.sys.ProcessCalls;
 
 import java.time.Duration;
@@ -299,7 +299,7 @@ final class GracefulStop {
                 nat.close(fd);
                 return false;
             }
-            if (fd == -NativeAccess.ESRCH) {
+            if (fd == -Errno.ESRCH) {
                 return true;
             }
         }
@@ -409,7 +409,7 @@ final class GracefulStop {
     private Member checkThroughPidfd(ProcessInfo p, boolean isTarget, OptionalLong endedTwin, ExitWaiter waiter,
                                      long start) {
         int fd = nat.pidfdOpen(p.pid());
-        if (fd == -NativeAccess.ESRCH || Identity.namesAThread(fd)) {
+        if (fd == -Errno.ESRCH || Identity.namesAThread(fd)) {
             // gone (its pid free, or a thread's id now): the target is then listed as gone once the first scan is
             // through
             return null;
@@ -579,7 +579,7 @@ final class GracefulStop {
             long pid = m.key.pid();
             if (usePidfd) {
                 int fd = nat.pidfdOpen(pid);
-                if (fd == -NativeAccess.ESRCH) {
+                if (fd == -Errno.ESRCH) {
                     return true;
                 }
                 if (fd >= 0) {

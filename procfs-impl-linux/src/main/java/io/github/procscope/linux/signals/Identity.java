@@ -9,7 +9,7 @@ import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessState;
 import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.sys.NativeAccess;
+import io.github.procscope.linux.sys.Errno;
 import io.github.procscope.linux.sys.ProcessCalls;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -24,8 +24,6 @@ import java.util.Set;
  * signalled. Thread-safe; it holds no state but the table and the native calls.
  */
 final class Identity {
-    private static final int ENOENT = 2;
-    private static final int EINVAL = 22;
 
     private final ProcessTable table;
     private final ProcessCalls nat;
@@ -45,7 +43,7 @@ final class Identity {
     ProcessKey key(long pid) {
         Pids.requireValid(pid);
         int fd = openPidfd(pid);
-        if (fd == -NativeAccess.ESRCH) {
+        if (fd == -Errno.ESRCH) {
             throw new NoSuchProcessException(pid, "no such process: " + pid);
         }
         if (namesAThread(fd)) {
@@ -81,7 +79,7 @@ final class Identity {
         Objects.requireNonNull(handle, "handle");
         long pid = handle.pid();
         int fd = openPidfd(pid);
-        if (fd == -NativeAccess.ESRCH || !handle.isAlive()) {
+        if (fd == -Errno.ESRCH || !handle.isAlive()) {
             if (fd >= 0) {
                 nat.close(fd);
             }
@@ -111,7 +109,7 @@ final class Identity {
      *         would signal the thread's whole process, so this is never a reason to fall back to the start time
      */
     static boolean namesAThread(int openResult) {
-        return openResult == -ENOENT || openResult == -EINVAL;
+        return openResult == -Errno.ENOENT || openResult == -Errno.EINVAL;
     }
 
     /**
@@ -192,7 +190,7 @@ final class Identity {
         Objects.requireNonNull(key, "key");
         if (key.pidfsInode().isPresent()) {
             int fd = openPidfd(key.pid());
-            if (fd == -NativeAccess.ESRCH || namesAThread(fd)) {
+            if (fd == -Errno.ESRCH || namesAThread(fd)) {
                 return false;
             }
             if (fd >= 0) {

@@ -10,9 +10,15 @@ public final class FileStatus {
     /** The size to allocate for {@code struct statx} (the kernel's, with its spare fields). */
     static final int STATX_ALLOC = 256;
 
+    /** The file type bits of a mode, and the types they hold. */
     public static final int S_IFMT = 0170000;
+    public static final int S_IFSOCK = 0140000;
+    public static final int S_IFLNK = 0120000;
     public static final int S_IFREG = 0100000;
+    public static final int S_IFBLK = 0060000;
     public static final int S_IFDIR = 0040000;
+    public static final int S_IFCHR = 0020000;
+    public static final int S_IFIFO = 0010000;
 
     int mask;
     int mode;
@@ -45,6 +51,24 @@ public final class FileStatus {
     /** @return {@code makedev(rdevMajor, rdevMinor)} */
     long rdev() {
         return makedev(rdevMajor, rdevMinor);
+    }
+
+    /** @return what a file of type {@code type} ({@code S_IFMT} bits) is, for a message: "a FIFO", ... */
+    static String kind(int type) {
+        switch (type) {
+            case S_IFIFO:
+                return "a FIFO";
+            case S_IFCHR:
+                return "a character device";
+            case S_IFDIR:
+                return "a directory";
+            case S_IFBLK:
+                return "a block device";
+            case S_IFSOCK:
+                return "a socket";
+            default:
+                return "of type 0" + Integer.toOctalString(type);
+        }
     }
 
     static long makedev(long major, long minor) {

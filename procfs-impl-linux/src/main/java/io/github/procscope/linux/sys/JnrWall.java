@@ -5,14 +5,23 @@ import io.github.procscope.linux.sys.internal.WallLibC;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
+import jnr.posix.POSIX;
+import jnr.posix.POSIXFactory;
+import jnr.posix.util.DefaultPOSIXHandler;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * The native wall through jnr-ffi, for JDK 17 to 21: the libc calls bound once by {@link LibraryLoader}
- * (which generates their bytecode and needs jffi's native stub, extracted to {@code java.io.tmpdir}). The
- * native memory a call needs is kept per thread. See {@link NativeWall} for the contract.
+ * The native wall through jnr, for JDK 17 to 21: jnr-posix's native POSIX binding (never its pure-Java
+ * fallback, which fakes or refuses most calls) for the calls it has with the wall's meaning ({@code getpid},
+ * {@code getpgrp}, {@code kill}, {@code close}), and jnr-ffi ({@link WallLibC}) for the rest: the calls
+ * jnr-posix lacks ({@code statx}, {@code pidfd_open}, {@code poll}, {@code waitid}, {@code ioctl}, {@code prctl},
+ * {@code statvfs}, {@code pipe2}, {@code sigaction}, the socket calls) and those that take a path or a command
+ * line, which the wall passes as C strings (jnr-posix takes Java strings and encodes them itself). Both are
+ * bound once, by {@link NativeWalls} only, each generating its bytecode with jffi's native stub
+ * ({@link JffiStub}). The native memory a call needs is kept per thread. See {@link NativeWall} for the
+ * contract.
  */
 final class JnrWall implements NativeWall {
     private static final int CHUNK = 16 * 1024;
@@ -22,6 +31,7 @@ final class JnrWall implements NativeWall {
      */
     private static final int SPAWN_STRUCT_BYTES = 1024;
 
+    private final POSIX posix;
     private final WallLibC libc;
     private final jnr.ffi.Runtime runtime;
     private final boolean pidfdPossible;
@@ -45,7 +55,8 @@ final class JnrWall implements NativeWall {
         }
     }
 
-    private JnrWall(WallLibC libc, boolean pidfdPossible) {
+    private JnrWall(POSIX posix, WallLibC libc, boolean pidfdPossible) {
+        this.posix = posix;
         this.libc = libc;
         this.runtime = jnr.ffi.Runtime.getRuntime(libc);
         this.pidfdPossible = pidfdPossible;
@@ -53,28 +64,36 @@ final class JnrWall implements NativeWall {
     }
 
     /**
-     * Binds the C library.
+     * Binds the C library; called by {@link NativeWalls} alone.
      *
      * @throws IllegalStateException naming the cause if it cannot be bound here
      */
     static JnrWall load(boolean pidfdPossible) {
+        POSIX posix;
+        WallLibC libc;
         try {
             JffiStub.prepare(); // jffi's stub from a private cache, not java.io.tmpdir
-            WallLibC libc = LibraryLoader.create(WallLibC.class).failImmediately().load("c");
-            JnrWall wall = new JnrWall(libc, pidfdPossible);
-            long pid = wall.getpid();
-            if (pid != ProcessHandle.current().pid()) {
-                throw new IllegalStateException("jnr-ffi's getpid() returned " + pid + " but this JVM is pid "
-                        + ProcessHandle.current().pid() + ": the native binding is not usable");
-            }
-            return wall;
+            posix = POSIXFactory.getNativePOSIX(new DefaultPOSIXHandler());
+            libc = LibraryLoader.create(WallLibC.class).failImmediately().load("c");
         } catch (RuntimeException | LinkageError e) {
-            throw new IllegalStateException("cannot load the native C library through jnr-ffi (" + e
+            throw new IllegalStateException("cannot load the native C library through jnr-posix and jnr-ffi (" + e
                     + "). jnr-ffi needs its jffi native stub for " + System.getProperty("os.arch")
                     + ", extracted to java.io.tmpdir (" + System.getProperty("java.io.tmpdir")
                     + "), which must allow executing files (not mounted noexec); check also the"
                     + " jnr.ffi.provider and jffi.boot.library.path system properties", e);
         }
+        if (posix == null || !posix.isNative()) {
+            throw new IllegalStateException("jnr-posix offered no native POSIX implementation for "
+                    + System.getProperty("os.arch") + "; its pure-Java fallback is not used");
+        }
+        JnrWall wall = new JnrWall(posix, libc, pidfdPossible);
+        long pid = wall.getpid();
+        long ffiPid = libc.getpid();
+        if (pid != ProcessHandle.current().pid() || ffiPid != pid) {
+            throw new IllegalStateException("jnr-posix's getpid() returned " + pid + " and jnr-ffi's " + ffiPid
+                    + " but this JVM is pid " + ProcessHandle.current().pid() + ": the native binding is not usable");
+        }
+        return wall;
     }
 
     private int errno() {
@@ -86,19 +105,24 @@ final class JnrWall implements NativeWall {
         return "jnr";
     }
 
+    /** @return minus the errno of jnr-posix's last failed call on this thread (at least 1) */
+    private int posixErrno() {
+        return -Math.max(1, posix.errno());
+    }
+
     @Override
     public long getpid() {
-        return libc.getpid();
+        return posix.getpid();
     }
 
     @Override
     public long getpgrp() {
-        return libc.getpgrp();
+        return posix.getpgrp();
     }
 
     @Override
     public int kill(long pid, int signal) {
-        return libc.kill(Math.toIntExact(pid), signal) == 0 ? 0 : errno();
+        return posix.kill(Math.toIntExact(pid), signal) == 0 ? 0 : posixErrno();
     }
 
     @Override
@@ -144,7 +168,7 @@ final class JnrWall implements NativeWall {
 
     @Override
     public int close(int fd) {
-        return libc.close(fd) == 0 ? 0 : errno();
+        return posix.close(fd) == 0 ? 0 : posixErrno();
     }
 
     @Override

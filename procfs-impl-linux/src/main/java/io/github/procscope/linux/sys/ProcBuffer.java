@@ -117,7 +117,7 @@ public final class ProcBuffer {
      * is refused before it is opened, so that a FIFO put where a kernel file should be cannot block the
      * caller and {@code /dev/zero} cannot fill memory. The type is checked and the file then opened, so a
      * file swapped for a FIFO between the two still blocks: a root under another user's control should be
-     * read natively ({@link NativeProcFiles} opens with {@code O_NONBLOCK}).
+     * read natively ({@link WallProcFiles} opens with {@code O_NONBLOCK}).
      *
      * @param file  the file's path
      * @param limit the most bytes the kernel can produce for it
@@ -322,7 +322,7 @@ public final class ProcBuffer {
         return file.substring(start + 1, slash);
     }
 
-    /** Starts a read that a caller fills itself ({@link NativeProcFiles}): the buffer is emptied. */
+    /** Starts a read that a caller fills itself ({@link WallProcFiles}): the buffer is emptied. */
     void clear() {
         length = 0;
     }

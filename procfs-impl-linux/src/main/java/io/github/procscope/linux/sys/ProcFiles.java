@@ -13,12 +13,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * How a process table reads the per-process files of its procfs root, for one snapshot or one call: the
  * few files a snapshot reads for every process, and the owner of each process directory. Two ways, with
- * the same outcomes: natively ({@code openat}, {@code read}, {@code close} and {@code statx} relative to a
- * descriptor of the root, no path string built per file: {@link WallProcFiles} over the FFM back end of the
- * native wall on JDK 22+, {@link NativeProcFiles} through jnr-ffi before), and through the JDK
- * ({@link Jdk}), which is used until the native binding has loaded (in the background), when it cannot be
- * loaded, or when the system property {@code procscope.native} is {@code false}. Not thread-safe: one per
- * snapshot or call.
+ * the same outcomes: natively over this JVM's {@link NativeWall} ({@link WallProcFiles}: {@code openat},
+ * {@code read}, {@code close} and {@code statx} relative to a descriptor of the root, no path string built per
+ * file), and through the JDK ({@link Jdk}), which is used until the wall has loaded (in the background), when
+ * it cannot be loaded, or when the system property {@code procscope.native} is {@code false}. Not thread-safe:
+ * one per snapshot or call.
  */
 public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
     /** The system property that turns the native reader off when set to {@code false}. */
@@ -97,26 +96,25 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
      *         second call in this JVM), else the JDK one
      */
     public static ProcFiles open(Path root, String prefix, boolean allowNative, NativeWall wall) {
-        if (allowNative && wall != null) {
-            ProcFiles f = WallProcFiles.open(wall, root, prefix);
-            return f != null ? f : new Jdk(prefix);
+        if (!allowNative) {
+            return new Jdk(prefix);
         }
-        if (allowNative) {
+        NativeWall w = wall;
+        if (w == null) {
             // The first reader of a JVM starts no loading: a one-shot tool (one snapshot) never pays for binding
             // the native calls, which costs more than a small machine's whole snapshot; from the second on the
-            // binding loads in the background, and readers use it once it is there.
+            // wall loads in the background, and readers use it once it is there.
             boolean startLoading = OPENED_BEFORE.getAndSet(true);
-            try {
-                ProcFiles f = NativeWalls.FFM.equals(NativeWalls.chosen()) ? WallProcFiles.open(root, prefix, startLoading)
-                        : NativeProcFiles.open(root, prefix, startLoading);
-                if (f != null) {
-                    return f;
+            w = NativeWalls.ifLoaded();
+            if (w == null) {
+                if (startLoading) {
+                    NativeWalls.startLoading();
                 }
-            } catch (LinkageError e) {
-                // jnr-ffi missing from the class path or unusable here: the JDK way reads the same files.
+                return new Jdk(prefix);
             }
         }
-        return new Jdk(prefix);
+        ProcFiles f = WallProcFiles.open(w, root, prefix);
+        return f != null ? f : new Jdk(prefix);
     }
 
     /**
@@ -290,7 +288,7 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
         ProcBuffer.Result r = ReadFailures.classify(errno);
         if (r == null) {
             Path f = file(prefix, pid, tid, leaf);
-            throw new ProcfsException(f, "cannot read " + f + ": " + NativeFs.describe(errno));
+            throw new ProcfsException(f, "cannot read " + f + ": " + Errno.describe(errno));
         }
         return r;
     }

@@ -29,13 +29,6 @@ import java.nio.file.Path;
  * </ul>
  */
 public final class ReadFailures {
-    /** {@code errno} values a per-process open, read or stat may give. */
-    static final int EPERM = 1;
-    static final int ENOENT = 2;
-    static final int ESRCH = 3;
-    static final int EACCES = 13;
-    static final int ENOTDIR = 20;
-
     /** {@code PF_EXITING} in the flags of {@code /proc/PID/stat} (field 9): the task is in {@code do_exit}. */
     private static final long PF_EXITING = 0x4;
 
@@ -72,13 +65,13 @@ public final class ReadFailures {
      */
     public static ProcBuffer.Result classify(int errno) {
         switch (errno) {
-            case ENOENT:
-            case ENOTDIR:
+            case Errno.ENOENT:
+            case Errno.ENOTDIR:
                 return ProcBuffer.Result.NOT_FOUND;
-            case ESRCH:
+            case Errno.ESRCH:
                 return ProcBuffer.Result.GONE;
-            case EACCES:
-            case EPERM:
+            case Errno.EACCES:
+            case Errno.EPERM:
                 return ProcBuffer.Result.DENIED;
             default:
                 return null;

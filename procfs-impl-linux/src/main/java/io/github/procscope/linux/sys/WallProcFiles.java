@@ -5,16 +5,13 @@ import io.github.procscope.api.core.ProcfsException;
 import java.nio.file.Path;
 
 /**
- * The native way of {@link ProcFiles} over a {@link NativeWall}: what {@link NativeProcFiles} does through
- * jnr-ffi, with the same outcomes and errnos. One descriptor of the procfs root per snapshot; for each file
+ * The native way of {@link ProcFiles}, over a {@link NativeWall}, with the outcomes of the JDK way. One descriptor of the procfs root per snapshot; for each file
  * {@code openat(root, "PID/LEAF")}, {@code read} into the {@link ProcBuffer}, {@code close}; the owner of
  * {@code PID} by {@code statx}. Paths are written as bytes into one reused array, so reading a file
  * allocates nothing. Not thread-safe: one reader per snapshot or call.
  */
 final class WallProcFiles extends ProcFiles {
     private static final int CHUNK = 16 * 1024;
-    private static final int EINTR = 4;
-    private static final int EAGAIN = 11;
 
     private final NativeWall wall;
     private final int rootFd;
@@ -27,22 +24,6 @@ final class WallProcFiles extends ProcFiles {
         super(prefix);
         this.wall = wall;
         this.rootFd = rootFd;
-    }
-
-    /**
-     * @param startLoading whether to start loading the wall in the background if it is not loaded
-     * @return a reader of {@code root} over the wall this JVM has loaded, or {@code null} if it is not loaded
-     *         (yet) or not available here
-     */
-    static WallProcFiles open(Path root, String prefix, boolean startLoading) {
-        NativeWall wall = NativeWalls.ifLoaded();
-        if (wall == null) {
-            if (startLoading) {
-                NativeWalls.startLoading();
-            }
-            return null;
-        }
-        return open(wall, root, prefix);
     }
 
     /** @return a reader of {@code root} over {@code wall}, or {@code null} if the root cannot be opened */
@@ -83,10 +64,10 @@ final class WallProcFiles extends ProcFiles {
                 }
                 long r = wall.read(fd, buf.bytes(), buf.length(), room);
                 if (r < 0) {
-                    if (-r == EINTR) {
+                    if (-r == Errno.EINTR) {
                         continue;
                     }
-                    if (-r == EAGAIN) {
+                    if (-r == Errno.EAGAIN) {
                         requireRegularFile(fd, pid, tid, leaf);
                     }
                     return outcome((int) -r, prefix, pid, tid, leaf);
@@ -108,8 +89,9 @@ final class WallProcFiles extends ProcFiles {
     }
 
     /**
-     * Refuses a descriptor that is not of a regular file, as {@link NativeProcFiles} does: called only when a
-     * read looks unlike a kernel file's (empty, would block, or past the limit).
+     * Refuses a descriptor that is not of a regular file. Called only when a read looks unlike a kernel file's
+     * (empty, would block, or past the limit), so the common read makes no extra call: the descriptor is opened
+     * with {@code O_NONBLOCK}, which keeps a FIFO from blocking before this check.
      *
      * @throws ProcfsException if it is a FIFO, device, socket or directory
      */
@@ -119,7 +101,7 @@ final class WallProcFiles extends ProcFiles {
         }
         int type = status.mode & FileStatus.S_IFMT;
         if (type != FileStatus.S_IFREG) {
-            throw ProcBuffer.notRegular(file(prefix, pid, tid, leaf), NativeProcFiles.kind(type));
+            throw ProcBuffer.notRegular(file(prefix, pid, tid, leaf), FileStatus.kind(type));
         }
     }
 
@@ -134,7 +116,7 @@ final class WallProcFiles extends ProcFiles {
                 return -1;
             }
             Path dir = Path.of(prefix + pid);
-            throw new ProcfsException(dir, "cannot read the owner of " + dir + ": " + NativeFs.describe(errno));
+            throw new ProcfsException(dir, "cannot read the owner of " + dir + ": " + Errno.describe(errno));
         }
         if ((status.mask & NativeWall.STATX_UID) == 0) {
             Path dir = Path.of(prefix + pid);

@@ -7,7 +7,7 @@ import io.github.procscope.api.files.AccessMode;
 import io.github.procscope.api.files.FdKind;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFlag;
-import io.github.procscope.linux.sys.NativeFs;
+import io.github.procscope.linux.sys.FileStatus;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,10 +127,10 @@ class LinuxOpenFilesTest {
 
     @Test
     void kindsFromTheFileTypeOrTheLinkText() {
-        assertEquals(FdKind.REGULAR_FILE, LinuxOpenFiles.kind("/x", true, NativeFs.S_IFREG));
-        assertEquals(FdKind.BLOCK_DEVICE, LinuxOpenFiles.kind("/dev/sda", true, NativeFs.S_IFBLK));
-        assertEquals(FdKind.SYMLINK, LinuxOpenFiles.kind("/l", true, NativeFs.S_IFLNK));
-        assertEquals(FdKind.ANON_INODE, LinuxOpenFiles.kind("anon_inode:[pidfd]", true, NativeFs.S_IFREG));
+        assertEquals(FdKind.REGULAR_FILE, LinuxOpenFiles.kind("/x", true, FileStatus.S_IFREG));
+        assertEquals(FdKind.BLOCK_DEVICE, LinuxOpenFiles.kind("/dev/sda", true, FileStatus.S_IFBLK));
+        assertEquals(FdKind.SYMLINK, LinuxOpenFiles.kind("/l", true, FileStatus.S_IFLNK));
+        assertEquals(FdKind.ANON_INODE, LinuxOpenFiles.kind("anon_inode:[pidfd]", true, FileStatus.S_IFREG));
         assertEquals(FdKind.UNKNOWN, LinuxOpenFiles.kind("anon", true, 0));
         assertEquals(FdKind.PIPE, LinuxOpenFiles.kind("pipe:[3]", false, 0));
     }

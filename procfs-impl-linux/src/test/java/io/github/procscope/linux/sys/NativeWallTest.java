@@ -431,6 +431,78 @@ class NativeWallTest {
         }
     }
 
+    /** @return the whole file, read through {@code w} in the wall's chunks */
+    private static byte[] readAll(NativeWall w, Path file) {
+        int fd = w.openat(NativeWall.AT_FDCWD, NativeWall.path(file.toString()), NativeWall.O_RDONLY | NativeWall.O_CLOEXEC);
+        assertTrue(fd >= 0, "open " + file + ": " + fd);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        byte[] chunk = new byte[64 * 1024];
+        try {
+            for (long n; (n = w.read(fd, chunk, 0, chunk.length)) != 0; ) {
+                assertTrue(n > 0 && n <= 16 * 1024, "read " + file + ": " + n);
+                out.write(chunk, 0, (int) n);
+            }
+        } finally {
+            assertEquals(0, w.close(fd));
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Both back ends in one JVM (JDK 22+): the same bytes of a file, the same errno for a missing one, the same
+     * pidfs inode for this JVM, and the process-table reader over each gives the same bytes of every file of a
+     * fixture tree.
+     */
+    @ParameterizedTest(allowZeroInvocations = true)
+    @MethodSource("backEndsBesideJnr")
+    void everyBackEndReadsWhatJnrReads(String name, @TempDir Path tmp) throws IOException {
+        NativeWall other = NativeWalls.load(name);
+        NativeWall jnr = NativeWalls.load(NativeWalls.JNR);
+        byte[] content = new byte[40_000];
+        for (int i = 0; i < content.length; i++) {
+            content[i] = (byte) (i * 31 + i / 7);
+        }
+        Path file = Files.write(tmp.resolve("f"), content);
+        assertArrayEquals(content, readAll(jnr, file));
+        assertArrayEquals(content, readAll(other, file));
+        byte[] missing = NativeWall.path(tmp.resolve("missing").toString());
+        assertEquals(-ENOENT, jnr.openat(NativeWall.AT_FDCWD, missing, NativeWall.O_RDONLY));
+        assertEquals(-ENOENT, other.openat(NativeWall.AT_FDCWD, missing, NativeWall.O_RDONLY));
+
+        ProcessCalls a = ProcessCalls.over(other);
+        ProcessCalls b = ProcessCalls.over(jnr);
+        assertEquals(b.pidfsInodes(), a.pidfsInodes());
+        int fa = a.pidfdOpen(a.selfPid());
+        int fb = b.pidfdOpen(b.selfPid());
+        try {
+            assertTrue(fa >= 0 && fb >= 0, fa + " " + fb);
+            assertEquals(b.pidfdInode(fb), a.pidfdInode(fa), "this JVM's pidfs inode");
+        } finally {
+            a.close(fa);
+            b.close(fb);
+        }
+
+        Path root = io.github.procscope.testing.Fixtures.proc();
+        String prefix = root + "/";
+        int filesRead = 0;
+        try (ProcFiles x = ProcFiles.open(root, prefix, true, other); ProcFiles y = ProcFiles.open(root, prefix, true, jnr)) {
+            assertTrue(x.isNative() && y.isNative());
+            for (String pid : new java.io.File(root.toFile(), ".").list((d, n) -> n.matches("[0-9]+"))) {
+                long p = Long.parseLong(pid);
+                assertEquals(y.ownerUid(p), x.ownerUid(p), "owner of " + pid);
+                for (ProcFiles.Leaf leaf : ProcFiles.Leaf.values()) {
+                    ProcBuffer bx = new ProcBuffer();
+                    ProcBuffer by = new ProcBuffer();
+                    assertEquals(y.read(p, leaf, by), x.read(p, leaf, bx), pid + "/" + leaf.fileName);
+                    assertArrayEquals(Arrays.copyOf(by.bytes(), by.length()), Arrays.copyOf(bx.bytes(), bx.length()),
+                            pid + "/" + leaf.fileName);
+                    filesRead += bx.length() > 0 ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(filesRead > 10, "the fixture tree's files were read: " + filesRead);
+    }
+
     @Test
     void theChosenBackEndFollowsTheJdkAndTheProperty() {
         String saved = System.getProperty(NativeWall.BACKEND_PROPERTY);

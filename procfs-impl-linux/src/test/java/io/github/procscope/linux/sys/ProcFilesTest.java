@@ -10,7 +10,6 @@ import io.github.procscope.api.process.Facet;
 import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessSnapshot;
 import io.github.procscope.api.process.ProcessStatus;
-import io.github.procscope.linux.sys.internal.NativeLibc;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,9 +35,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The ways of reading a process table, native ({@code openat}/{@code read}/{@code statx}: jnr-ffi's reader,
- * and the native wall's reader over each back end, FFM and jnr) and the JDK's, give the same processes, the
- * same values and the same errors.
+ * The native reading of a process table, through the wall ({@code openat}/{@code read}/{@code statx} over the
+ * back end this JVM chose: jnr on JDK 17 to 21, FFM on 22+; the build runs the tests on both), gives the
+ * processes, values and errors the JDK's reading gives, which is the reference here.
  */
 class ProcFilesTest {
     private static final Set<Facet> ALL = EnumSet.allOf(Facet.class);
@@ -46,30 +45,28 @@ class ProcFilesTest {
     private final Spawned spawned = new Spawned();
 
     @BeforeAll
-    static void loadTheNativeBinding() {
+    static void loadTheNativeWall() {
         // Tables load it in the background and read through the JDK until then; here it must be there.
-        assertNotNull(NativeLibc.loadProcLibC(), "the native reader's binding loads on Linux x86-64 and AArch64");
         assertNotNull(NativeWalls.get("test"), "the native wall loads on Linux x86-64 and AArch64");
     }
 
-    /** Every way this JVM can read a table; the JDK's first. */
-    private static List<String> ways() {
-        List<String> ways = new ArrayList<>(List.of("jdk", "native", "wall-jnr"));
-        if (Runtime.version().feature() >= 22) {
-            ways.add("wall-ffm");
-        }
-        return ways;
+    /** @return a table of {@code root} that reads through this JVM's wall */
+    private static LinuxProcfs wall(Path root) {
+        return LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS).pageSizeBytes(Fixtures.PAGE)
+                .nativeWall(NativeWalls.get("test")).build();
     }
 
-    private static LinuxProcfs table(Path root, String way) {
-        LinuxProcfs.Builder b = LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS).pageSizeBytes(Fixtures.PAGE);
-        switch (way) {
-            case "jdk": return b.nativeReads(false).build();
-            case "native": return b.nativeReads(true).build();
-            case "wall-jnr": return b.nativeWall(NativeWalls.load("jnr")).build();
-            case "wall-ffm": return b.nativeWall(NativeWalls.load("ffm")).build();
-            default: throw new AssertionError(way);
-        }
+    /** @return a table of {@code root} that reads through the JDK: the reference */
+    private static LinuxProcfs jdk(Path root) {
+        return LinuxProcfs.builder(root).clockTicksPerSecond(Fixtures.TICKS).pageSizeBytes(Fixtures.PAGE)
+                .nativeReads(false).build();
+    }
+
+    /** @return the wall's reader of {@code root} */
+    private static ProcFiles wallFiles(Path root) {
+        ProcFiles f = ProcFiles.open(root, root + "/", true, NativeWalls.get("test"));
+        assertTrue(f.isNative(), "the wall's reader opens " + root);
+        return f;
     }
 
     @AfterEach
@@ -85,7 +82,7 @@ class ProcFilesTest {
     }
 
     @Test
-    void bothWaysReadTheSameLiveProcesses() {
+    void theWallReadsWhatTheJdkReadsOfLiveProcesses() {
         List<Long> pids = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             pids.add(spawned.start("sleep", "600").pid());
@@ -95,9 +92,24 @@ class ProcFilesTest {
             Spawned.await(java.time.Duration.ofSeconds(60), "sleep " + pid + " to exec and fall asleep",
                     () -> "sleep".equals(jdk.process(pid).comm()) && asleep(pid));
         }
-        for (String way : ways()) {
-            bothWaysReadTheSameLiveProcesses(pids, jdk, live(way), way);
+        LinuxProcfs nat = LinuxProcfs.builder(Path.of("/proc")).nativeWall(NativeWalls.get("test")).build();
+        assertTrue(nat.readsNatively());
+        assertFalse(jdk.readsNatively());
+        for (long pid : pids) {
+            ProcessInfo a = nat.process(pid, ALL);
+            ProcessInfo b = jdk.process(pid, ALL);
+            // A sleeping process's files do not change between the two reads.
+            assertEquals(b.stat(), a.stat(), "stat of " + pid);
+            assertEquals(b.statm(), a.statm(), "statm of " + pid);
+            assertEquals(b.uid(), a.uid());
+            assertEquals(b.user(), a.user());
+            assertEquals(b.cmdline(), a.cmdline());
+            assertEquals(List.of("sleep", "600"), a.cmdline().orElseThrow());
+            assertSameStatus(b.status().orElseThrow(), a.status().orElseThrow(), pid);
+            assertEquals(b.startTime(), a.startTime());
         }
+        Set<Long> inNative = nat.snapshot().processes().stream().map(ProcessInfo::pid).collect(Collectors.toSet());
+        assertTrue(inNative.containsAll(pids), "the snapshot lists the spawned processes");
     }
 
     /**
@@ -135,46 +147,10 @@ class ProcFilesTest {
         }
     }
 
-    private static LinuxProcfs live(String way) {
-        LinuxProcfs.Builder b = LinuxProcfs.builder(Path.of("/proc"));
-        switch (way) {
-            case "jdk": return b.nativeReads(false).build();
-            case "native": return b.nativeReads(true).build();
-            case "wall-jnr": return b.nativeWall(NativeWalls.load("jnr")).build();
-            case "wall-ffm": return b.nativeWall(NativeWalls.load("ffm")).build();
-            default: throw new AssertionError(way);
-        }
-    }
-
-    private static void bothWaysReadTheSameLiveProcesses(List<Long> pids, LinuxProcfs jdk, LinuxProcfs nat, String way) {
-        assertEquals(!way.equals("jdk"), nat.readsNatively(), way);
-        for (long pid : pids) {
-            ProcessInfo a = nat.process(pid, ALL);
-            ProcessInfo b = jdk.process(pid, ALL);
-            // A sleeping process's files do not change between the two reads.
-            assertEquals(b.stat(), a.stat(), "stat of " + pid);
-            assertEquals(b.statm(), a.statm(), "statm of " + pid);
-            assertEquals(b.uid(), a.uid());
-            assertEquals(b.user(), a.user());
-            assertEquals(b.cmdline(), a.cmdline());
-            assertEquals(List.of("sleep", "600"), a.cmdline().orElseThrow());
-            assertSameStatus(b.status().orElseThrow(), a.status().orElseThrow(), pid);
-            assertEquals(b.startTime(), a.startTime());
-        }
-        Set<Long> inNative = nat.snapshot().processes().stream().map(ProcessInfo::pid).collect(Collectors.toSet());
-        assertTrue(inNative.containsAll(pids), way + ": the snapshot lists the spawned processes");
-    }
-
     @Test
-    void everyWayReadsTheSameFixtureTree() {
-        for (String way : ways()) {
-            sameFixtureTree(way);
-        }
-    }
-
-    private void sameFixtureTree(String way) {
-        ProcessSnapshot a = table(Fixtures.proc(), way).snapshot(ALL);
-        ProcessSnapshot b = table(Fixtures.proc(), "jdk").snapshot(ALL);
+    void theWallReadsTheFixtureTreeAsTheJdkDoes() {
+        ProcessSnapshot a = wall(Fixtures.proc()).snapshot(ALL);
+        ProcessSnapshot b = jdk(Fixtures.proc()).snapshot(ALL);
         assertFalse(a.processes().isEmpty());
         Function<ProcessSnapshot, Map<Long, ProcessInfo>> byPid = s -> s.processes().stream()
                 .collect(Collectors.toMap(ProcessInfo::pid, p -> p));
@@ -201,12 +177,10 @@ class ProcFilesTest {
             arg.append("0123456789");
         }
         Files.write(root.resolve("42/cmdline"), ("python\0" + arg + "\0").getBytes(StandardCharsets.US_ASCII));
-        for (String way : ways()) {
-            List<String> cmd = table(root, way).cmdline(42);
-            ProcessInfo p = table(root, way).process(42, EnumSet.of(Facet.CMDLINE));
-            assertEquals(List.of("python", arg.toString()), p.cmdline().orElseThrow(), way);
-            assertEquals(2, cmd.size());
-        }
+        List<String> cmd = wall(root).cmdline(42);
+        ProcessInfo p = wall(root).process(42, EnumSet.of(Facet.CMDLINE));
+        assertEquals(List.of("python", arg.toString()), p.cmdline().orElseThrow());
+        assertEquals(List.of("python", arg.toString()), cmd);
     }
 
     @Test
@@ -217,57 +191,74 @@ class ProcFilesTest {
             big[i] = (byte) ('a' + i % 26);
         }
         Files.write(root.resolve("42/status"), big);
-        String prefix = root + "/";
-        List<ProcFiles> readers = new ArrayList<>(List.of(new ProcFiles.Jdk(prefix),
-                WallProcFiles.open(NativeWalls.load("jnr"), root, prefix)));
-        if (Runtime.version().feature() >= 22) {
-            readers.add(WallProcFiles.open(NativeWalls.load("ffm"), root, prefix));
-        }
-        for (ProcFiles f : readers) {
-            try (f) {
-                ProcBuffer buf = new ProcBuffer();
-                assertEquals(ProcBuffer.Result.OK, f.read(42, ProcFiles.Leaf.STATUS, buf));
-                assertEquals(big.length, buf.length(), f.getClass().getSimpleName());
-                assertTrue(java.util.Arrays.equals(big, java.util.Arrays.copyOf(buf.bytes(), buf.length())));
-                assertEquals(ProcBuffer.Result.NOT_FOUND, f.read(43, ProcFiles.Leaf.STATUS, buf));
-            }
+        try (ProcFiles f = wallFiles(root)) {
+            ProcBuffer buf = new ProcBuffer();
+            assertEquals(ProcBuffer.Result.OK, f.read(42, ProcFiles.Leaf.STATUS, buf));
+            assertEquals(big.length, buf.length());
+            assertTrue(java.util.Arrays.equals(big, java.util.Arrays.copyOf(buf.bytes(), buf.length())));
+            assertEquals(ProcBuffer.Result.NOT_FOUND, f.read(43, ProcFiles.Leaf.STATUS, buf));
         }
     }
 
     @Test
-    void bothWaysNameTheFileOfAParseErrorAndTheMissingProcess(@TempDir Path tmp) throws IOException {
+    void theWallNamesTheFileOfAParseErrorAndTheMissingProcess(@TempDir Path tmp) throws IOException {
         Path root = minimalProc(tmp);
         Files.writeString(root.resolve("42/statm"), "12 x 3 4 0 5 0\n");
-        for (String way : ways()) {
-            LinuxProcfs t = table(root, way);
-            ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> t.process(42));
-            assertTrue(e.getMessage().contains(root.resolve("42/statm").toString()), e.getMessage());
-            assertThrows(NoSuchProcessException.class, () -> t.process(43));
-            ProcessSnapshot snapshot = t.snapshot();
-            assertTrue(snapshot.find(42).isEmpty(), "a process that cannot be parsed is not guessed at");
-            assertEquals(List.of(new io.github.procscope.api.process.UnreadableProcess(42, root.resolve("42/statm"),
-                    e.getMessage())), snapshot.unreadable(), "nor silently left out: it is named");
-        }
+        LinuxProcfs t = wall(root);
+        ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> t.process(42));
+        assertTrue(e.getMessage().contains(root.resolve("42/statm").toString()), e.getMessage());
+        assertThrows(NoSuchProcessException.class, () -> t.process(43));
+        ProcessSnapshot snapshot = t.snapshot();
+        assertTrue(snapshot.find(42).isEmpty(), "a process that cannot be parsed is not guessed at");
+        assertEquals(List.of(new io.github.procscope.api.process.UnreadableProcess(42, root.resolve("42/statm"),
+                e.getMessage())), snapshot.unreadable(), "nor silently left out: it is named");
     }
 
     @Test
-    void aStatFileNamingAnotherTaskIsRefusedBothWays(@TempDir Path tmp) throws IOException {
+    void aStatFileNamingAnotherTaskIsRefusedByTheWall(@TempDir Path tmp) throws IOException {
         Path root = minimalProc(tmp);
         Files.writeString(root.resolve("42/stat"), statLine(41));
-        for (String way : ways()) {
-            ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> table(root, way).process(42));
-            assertTrue(e.getMessage().contains("not 42"), e.getMessage());
+        ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> wall(root).process(42));
+        assertTrue(e.getMessage().contains("not 42"), e.getMessage());
+    }
+
+    /**
+     * A process that exits and is reaped between two reads: the wall's reader, opened while it lived, reads its
+     * files as not found, its owner as gone, its {@code stat} as missing, and the table says there is no such
+     * process.
+     */
+    @Test
+    void aVanishedProcessReadsAsGone() throws Exception {
+        Process p = spawned.start("sleep", "600");
+        long pid = p.pid();
+        try (ProcFiles f = wallFiles(Path.of("/proc"))) {
+            ProcBuffer buf = new ProcBuffer();
+            assertEquals(ProcBuffer.Result.OK, f.read(pid, ProcFiles.Leaf.STAT, buf));
+            assertTrue(f.ownerUid(pid) >= 0);
+            assertTrue(f.statExists(pid));
+            p.destroyForcibly();
+            assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "sleep " + pid + " ends");
+            // Reaped by the JDK: the pid is free. Another process taking it at once would make the reads succeed.
+            org.junit.jupiter.api.Assumptions.assumeFalse(Files.exists(Path.of("/proc/" + pid)), "pid reused");
+            for (ProcFiles.Leaf leaf : ProcFiles.Leaf.values()) {
+                assertEquals(ProcBuffer.Result.NOT_FOUND, f.read(pid, leaf, buf), leaf.fileName);
+            }
+            assertEquals(-1, f.ownerUid(pid));
+            assertFalse(f.statExists(pid));
+            assertEquals(-1, f.openFdsBySize(pid, FdCounter.of(Path.of("/proc"))));
         }
+        assertThrows(NoSuchProcessException.class,
+                () -> LinuxProcfs.builder(Path.of("/proc")).nativeWall(NativeWalls.get("test")).build().process(pid));
     }
 
     /** A procfs tree with the files a table needs and one process, 42. */
     /**
-     * The open descriptors of live processes this test starts, counted by every way: natively from the size of
-     * {@code /proc/PID/fd} (Linux 6.2+), through the JDK by listing it; each must be the listing's count. One
+     * The open descriptors of live processes this test starts, counted through the wall from the size of
+     * {@code /proc/PID/fd} (Linux 6.2+), and through the JDK by listing it; each must be the listing's count. One
      * process holds 300 descriptors, one none (its directory is listed: size 0), one the usual three.
      */
     @Test
-    void everyWayCountsOpenDescriptorsAsTheListingDoes() throws IOException {
+    void theWallCountsOpenDescriptorsAsTheListingDoes() throws IOException {
         Process many = spawned.start("perl", "-e", "my @h; for (1..297) { open(my $f, '<', '/dev/null') or die; push @h, $f }"
                 + " syswrite(STDOUT, \"ready\\n\"); sleep 600");
         Process none = spawned.start("perl", "-e", "syswrite(STDOUT, \"ready\\n\"); close(STDIN); close(STDOUT);"
@@ -282,8 +273,9 @@ class ProcFilesTest {
                 () -> "sleep".equals(jdk.process(few.pid()).comm()));
         for (Process p : List.of(many, none, few)) {
             int listed = new java.io.File("/proc/" + p.pid() + "/fd").list().length;
-            for (String way : ways()) {
-                LinuxProcfs table = live(way);
+            for (LinuxProcfs table : List.of(jdk, LinuxProcfs.builder(Path.of("/proc"))
+                    .nativeWall(NativeWalls.get("test")).build())) {
+                String way = table.readsNatively() ? "wall" : "jdk";
                 assertEquals(listed, table.process(p.pid(), EnumSet.of(Facet.FDS)).openFds().orElseThrow(),
                         way + ": the open descriptors of " + p.pid());
                 int inSnapshot = table.snapshot(EnumSet.of(Facet.FDS)).processes().stream()
@@ -292,23 +284,13 @@ class ProcFilesTest {
             }
         }
         assertEquals(300, new java.io.File("/proc/" + many.pid() + "/fd").list().length);
-        // On this kernel the native readers take the count from the size, not from a listing.
+        // On this kernel the wall's reader takes the count from the size, not from a listing.
         FdCounter counter = FdCounter.of(Path.of("/proc"));
         boolean sizeKnown = Files.size(Path.of("/proc/" + many.pid() + "/fd")) > 0;
-        List<ProcFiles> readers = new ArrayList<>(List.of(WallProcFiles.open(NativeWalls.load("jnr"), Path.of("/proc"),
-                "/proc/")));
-        if (Runtime.version().feature() >= 22) {
-            readers.add(WallProcFiles.open(NativeWalls.load("ffm"), Path.of("/proc"), "/proc/"));
-        }
-        if (NativeLibc.loadProcLibC() != null) {
-            readers.add(NativeProcFiles.open(Path.of("/proc"), "/proc/"));
-        }
-        for (ProcFiles f : readers) {
-            try (f) {
-                assertEquals(sizeKnown ? 300 : -1, f.openFdsBySize(many.pid(), counter), f.getClass().getSimpleName());
-                assertEquals(-1, f.openFdsBySize(none.pid(), counter), "no descriptor: size 0, listed");
-                assertEquals(-1, f.openFdsBySize(many.pid(), FdCounter.LISTING), "never by size when told to list");
-            }
+        try (ProcFiles f = wallFiles(Path.of("/proc"))) {
+            assertEquals(sizeKnown ? 300 : -1, f.openFdsBySize(many.pid(), counter));
+            assertEquals(-1, f.openFdsBySize(none.pid(), counter), "no descriptor: size 0, listed");
+            assertEquals(-1, f.openFdsBySize(many.pid(), FdCounter.LISTING), "never by size when told to list");
         }
     }
 
@@ -321,9 +303,7 @@ class ProcFilesTest {
             Files.createSymbolicLink(root.resolve("42/fd/" + fd), Path.of("/dev/null"));
         }
         assertFalse(FdCounter.of(root).bySize(), "not a procfs");
-        for (String way : ways()) {
-            assertEquals(4, table(root, way).process(42, EnumSet.of(Facet.FDS)).openFds().orElseThrow(), way);
-        }
+        assertEquals(4, wall(root).process(42, EnumSet.of(Facet.FDS)).openFds().orElseThrow());
     }
 
     private static Path minimalProc(Path tmp) throws IOException {

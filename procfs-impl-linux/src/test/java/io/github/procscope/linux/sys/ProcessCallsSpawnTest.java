@@ -27,8 +27,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The job supervisor's process calls (spawning in a new session, reaping, the child subreaper) held to the same
- * results on every implementation: over the wall's {@code ffm} (JDK 22+) and {@code jnr} back ends, and
- * jnr-posix's ({@code NativeAccess}). Every child is a child of this JVM the JDK does not know; each one is
+ * results over each back end of the wall this JVM can load: {@code jnr} everywhere, {@code ffm} on JDK 22+. Every
+ * child is a child of this JVM the JDK does not know; each one is
  * ended by its pid (safe: it is not reaped until the test reaps it, so its pid cannot be reused) and reaped.
  */
 class ProcessCallsSpawnTest {
@@ -39,18 +39,13 @@ class ProcessCallsSpawnTest {
     /** Children spawned and not reaped yet, with the calls that reap them. */
     private final Map<Long, ProcessCalls> unreaped = new LinkedHashMap<>();
 
-    /** @return the wall's back ends this JVM can load, and jnr-posix's calls */
+    /** @return the wall's back ends this JVM can load */
     static List<String> implementations() {
-        List<String> all = new java.util.ArrayList<>(NativeWallTest.backEnds());
-        all.add("jnr-posix");
-        return all;
+        return NativeWallTest.backEnds();
     }
 
     static ProcessCalls calls(String name) {
-        if (name.equals("jnr-posix")) {
-            return NativeAccess.get();
-        }
-        return WallProcessCalls.over(NativeWalls.load(name));
+        return ProcessCalls.over(NativeWalls.load(name));
     }
 
     @AfterEach

@@ -44,11 +44,11 @@ class ReadFailuresTest {
 
     @Test
     void errnoValuesMeanNotFoundGoneOrDenied() {
-        assertEquals(ProcBuffer.Result.NOT_FOUND, ReadFailures.classify(ReadFailures.ENOENT));
-        assertEquals(ProcBuffer.Result.NOT_FOUND, ReadFailures.classify(ReadFailures.ENOTDIR));
-        assertEquals(ProcBuffer.Result.GONE, ReadFailures.classify(ReadFailures.ESRCH));
-        assertEquals(ProcBuffer.Result.DENIED, ReadFailures.classify(ReadFailures.EACCES));
-        assertEquals(ProcBuffer.Result.DENIED, ReadFailures.classify(ReadFailures.EPERM));
+        assertEquals(ProcBuffer.Result.NOT_FOUND, ReadFailures.classify(2), "ENOENT");
+        assertEquals(ProcBuffer.Result.NOT_FOUND, ReadFailures.classify(20), "ENOTDIR");
+        assertEquals(ProcBuffer.Result.GONE, ReadFailures.classify(3), "ESRCH");
+        assertEquals(ProcBuffer.Result.DENIED, ReadFailures.classify(13), "EACCES");
+        assertEquals(ProcBuffer.Result.DENIED, ReadFailures.classify(1), "EPERM");
         assertNull(ReadFailures.classify(5), "EIO is none of them");
     }
 

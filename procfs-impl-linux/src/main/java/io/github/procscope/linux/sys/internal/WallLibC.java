@@ -6,17 +6,14 @@ import jnr.ffi.annotations.Out;
 import jnr.ffi.annotations.Variadic;
 
 /**
- * The libc calls of the jnr back end of the native wall ({@code io.github.procscope.linux.sys.JnrWall}), as
- * jnr-ffi binds them. Here, in the package exported for jnr-ffi's generated stubs, because those stubs must
+ * The libc calls of the jnr back end of the native wall ({@code io.github.procscope.linux.sys.JnrWall}) that it
+ * makes through jnr-ffi (the others it makes through jnr-posix), as jnr-ffi binds them; {@code getpid} only to
+ * check that both bindings see this JVM. Here, in the package exported for jnr-ffi's generated stubs, because those stubs must
  * see the interface they implement. Not API.
  */
 @SuppressWarnings("exports") // exported for jnr-ffi's generated stubs alone (package-info): not API
 public interface WallLibC {
     int getpid();
-
-    int getpgrp();
-
-    int kill(int pid, int signal);
 
     @Variadic(fixedCount = 1)
     long syscall(long number, long arg1, long arg2, long arg3, long arg4);
@@ -24,8 +21,6 @@ public interface WallLibC {
     int openat(int dirfd, @In byte[] path, int flags);
 
     long read(int fd, Pointer buf, long count);
-
-    int close(int fd);
 
     int statx(int dirfd, @In byte[] path, int flags, int mask, @Out Pointer buf);
 

@@ -14,7 +14,11 @@ import java.util.concurrent.TimeUnit;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class NativeAccessIT {
+/**
+ * The process calls of this JVM, over the back end {@link NativeWalls} chose (jnr on JDK 17 to 21, FFM on 22+):
+ * they bind the native C library, and a binding that cannot load is a typed error, never a fallback.
+ */
+class ProcessCallsIT {
     private final Spawned spawned = new Spawned();
 
     @AfterEach
@@ -24,7 +28,7 @@ class NativeAccessIT {
 
     @Test
     void bindsTheNativeCLibraryNotThePureJavaFallback() {
-        NativeAccess nat = NativeAccess.get();
+        ProcessCalls nat = ProcessCalls.get();
         assertEquals(ProcessHandle.current().pid(), nat.selfPid());
         assertEquals(LinuxProcfs.at(Path.of("/proc")).process(nat.selfPid()).pgid(), nat.selfProcessGroup());
         assertTrue(nat.pidfdPossible(), "x86-64 and arm64 have pidfd_open at 434");
