@@ -8,7 +8,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The few values of {@code /proc/PID/status} (or {@code /proc/PID/task/TID/status}) that a metrics scrape reports,
  * parsed on the file's bytes without a string per line or a record of the whole file: {@code VmSwap}, the
- * {@code voluntary_ctxt_switches} and {@code nonvoluntary_ctxt_switches} lines and {@code Threads}. As strict as
+ * {@code voluntary_ctxt_switches} and {@code nonvoluntary_ctxt_switches} lines, {@code Threads} and {@code Tgid}
+ * (whose file it is). As strict as
  * {@link StatusParser} on what it reads: every line must be {@code Key:}; a value it reads that is malformed, out
  * of range or followed by other text, a second line of a key it knows and a missing required line
  * ({@code Name}, {@code State}, {@code Tgid}, {@code Pid}, {@code PPid}, {@code Uid}, {@code Gid},
@@ -45,6 +46,8 @@ public final class StatusCountersParser {
         public long nonvoluntary;
         /** {@code Threads}. */
         public int threads;
+        /** {@code Tgid}: the process the task belongs to. */
+        public long tgid;
     }
 
     private StatusCountersParser() {
@@ -64,6 +67,7 @@ public final class StatusCountersParser {
         out.voluntary = -1;
         out.nonvoluntary = -1;
         out.threads = 0;
+        out.tgid = -1;
         int seen = 0;
         int pos = 0;
         while (pos < len) {
@@ -87,13 +91,14 @@ public final class StatusCountersParser {
                 throw c.failAt(keyStart, "duplicate " + name(key) + " line");
             }
             seen |= 1 << key;
-            if (key < THREADS) {
+            if (key < THREADS && key != TGID) {
                 pos = skipLine(buf, pos, len); // a required line whose value is not reported
                 continue;
             }
             c.position(pos + 1);
             c.skipBlanks();
             switch (key) {
+                case TGID: out.tgid = c.unsignedAtMost(Integer.MAX_VALUE, "Tgid"); break;
                 case THREADS: out.threads = (int) c.unsignedAtMost(Integer.MAX_VALUE, "thread count"); break;
                 case VM_SWAP: out.swapBytes = kib(c, "VmSwap"); break;
                 case VOLUNTARY: out.voluntary = c.unsignedAtMost(Long.MAX_VALUE, "voluntary_ctxt_switches"); break;

@@ -530,7 +530,8 @@ public final class LinuxProcfs implements ProcessTable {
     /**
      * Reads {@code /proc/PID/status} as a snapshot reads its files (natively where it can, into a buffer kept per
      * thread) and parses only the lines of the counters ({@link StatusCountersParser}); where the process has more
-     * than one thread, each thread's status the same way for the sums.
+     * than one thread, each thread's status the same way for the sums. The id of a thread that leads no thread
+     * group is refused, as {@link #process(long, Set)} refuses it.
      */
     @Override
     public StatusCounters statusCounters(long pid) {
@@ -543,6 +544,7 @@ public final class LinuxProcfs implements ProcessTable {
                 throw ReadFailures.translate(pid, Path.of(prefix + pid), file(pid, ProcFiles.Leaf.STATUS), r);
             }
             StatusCountersParser.parse(files.source(pid, ProcFiles.Leaf.STATUS), buf.bytes(), buf.length(), v);
+            requireNotAThread(pid, v.tgid);
             long swap = v.swapBytes;
             long voluntary = v.voluntary;
             long nonvoluntary = v.nonvoluntary;
@@ -567,6 +569,9 @@ public final class LinuxProcfs implements ProcessTable {
                     }
                     StatusCountersParser.parse(files.source(pid, tid, ProcFiles.Leaf.STATUS), buf.bytes(),
                             buf.length(), v);
+                    if (v.tgid != pid) {
+                        continue; // the thread exited and its id went to a task of another process
+                    }
                     sumVoluntary += Math.max(0, v.voluntary);
                     sumNonvoluntary += Math.max(0, v.nonvoluntary);
                 }

@@ -31,7 +31,7 @@ class StatusCountersParserTest {
     private static final Path SRC = Path.of("/proc/100/status");
     /** The keys whose values the counters' parser reads. */
     private static final List<String> READ_KEYS = List.of("VmSwap", "voluntary_ctxt_switches",
-            "nonvoluntary_ctxt_switches", "Threads");
+            "nonvoluntary_ctxt_switches", "Threads", "Tgid");
     /** Values for those keys: well-formed, at and past the bounds, negative, not numbers, with trailing text. */
     private static final List<String> VALUES = List.of("0", "7", "  42 kB", "42 kB", "9223372036854775807",
             "9007199254740991 kB", "9007199254740992 kB", "2147483647", "2147483648", "18446744073709551615",
@@ -48,6 +48,7 @@ class StatusCountersParserTest {
         assertEquals(full.voluntaryContextSwitches().orElse(-1), v.voluntary, what);
         assertEquals(full.nonvoluntaryContextSwitches().orElse(-1), v.nonvoluntary, what);
         assertEquals(full.threads(), v.threads, what);
+        assertEquals(full.tgid(), v.tgid, what);
     }
 
     /** The same outcome: the same values, or the same exception with the same message. */

@@ -120,6 +120,12 @@ class StatusCountersTest {
                     "the threads' sum beyond the main thread's own: " + c);
             assertEquals(c, byDefault(t).statusCounters(pid), t.toString());
         }
+        // A thread's id is no process: its /proc/TID/status reads like a process's, with the Tgid of its process.
+        long thread = Procscope.system().processes().threads(pid).stream().mapToLong(ThreadInfo::tid)
+                .filter(tid -> tid != pid).findFirst().orElseThrow();
+        NoSuchProcessException e = assertThrows(NoSuchProcessException.class,
+                () -> Procscope.system().processes().statusCounters(thread));
+        assertTrue(e.getMessage().contains("is a thread of process " + pid), e.getMessage());
         p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         assertThrows(NoSuchProcessException.class, () -> Procscope.system().processes().statusCounters(pid));
     }
