@@ -9,8 +9,7 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.github.procscope.archrules.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 import java.io.InputStream;
@@ -23,7 +22,6 @@ import java.util.jar.JarFile;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -48,19 +46,7 @@ class ArchitectureTest {
      * ({@code core}) below them.
      */
     static ArchRule packagesFreeOfCycles(String base) {
-        return slices().assignedFrom(new SliceAssignment() {
-            @Override
-            public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
-                String pkg = javaClass.getPackageName();
-                return pkg.equals(base) || pkg.startsWith(base + ".") ? SliceIdentifier.of(pkg)
-                        : SliceIdentifier.ignore();
-            }
-
-            @Override
-            public String getDescription() {
-                return "every package under " + base + ", itself included";
-            }
-        }).should().beFreeOfCycles();
+        return PackageCycles.freeOfCycles(base);
     }
 
     /** Nothing under {@code base} uses an implementation module, JNA, jnr or the JDK's unsupported classes. */

@@ -63,10 +63,14 @@ final class InProcessServe implements AutoCloseable {
         throw new AssertionError("procscope serve did not start: " + out.toString(StandardCharsets.UTF_8) + err());
     }
 
-    /** Stops serve (an interrupt ends it) and waits up to 30 s for it. */
+    /** Stops serve (an interrupt ends it) and waits up to 30 s for it, less if this thread is interrupted. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         thread.interrupt();
-        thread.join(TimeUnit.SECONDS.toMillis(30));
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

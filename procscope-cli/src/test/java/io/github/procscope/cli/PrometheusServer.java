@@ -170,10 +170,15 @@ final class PrometheusServer implements AutoCloseable {
         return "http://127.0.0.1:" + port + pathAndQuery;
     }
 
-    /** Ends Prometheus by its pid: TERM, then KILL after 20 s. */
+    /** Ends Prometheus by its pid: TERM, then KILL after 20 s (at once if this thread is interrupted). */
     @Override
-    public void close() throws InterruptedException {
-        end(process);
+    public void close() {
+        try {
+            end(process);
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Ends a process the test started by its pid: TERM, then KILL after 20 s. */

@@ -595,14 +595,20 @@ class ServeParityIT {
         }
 
         @Override
-        public void close() throws Exception {
-            String off = run("swapoff", file.toString());
+        public void close() throws IOException {
+            String off;
+            try {
+                off = run("swapoff", file.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while turning " + file + " off", e);
+            }
             Files.deleteIfExists(file);
             assertEquals(null, off, "swapoff " + file);
         }
 
         /** @return null when the command succeeded, else its exit status and output */
-        private static String run(String... cmd) throws Exception {
+        private static String run(String... cmd) throws IOException, InterruptedException {
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
@@ -645,7 +651,7 @@ class ServeParityIT {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() throws IOException {
             for (int i = 0; ; i++) {
                 try {
                     Files.deleteIfExists(dir);
@@ -654,7 +660,12 @@ class ServeParityIT {
                     if (i >= 100) {
                         throw e;
                     }
-                    Thread.sleep(100); // the last process is still leaving
+                    try {
+                        Thread.sleep(100); // the last process is still leaving
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                        throw e;
+                    }
                 }
             }
         }

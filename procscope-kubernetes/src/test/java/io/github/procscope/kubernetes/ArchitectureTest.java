@@ -1,18 +1,15 @@
 package io.github.procscope.kubernetes;
 
-import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.github.procscope.archrules.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -30,19 +27,7 @@ class ArchitectureTest {
     }
 
     static ArchRule noPackageCycles(String base) {
-        return slices().assignedFrom(new SliceAssignment() {
-            @Override
-            public SliceIdentifier getIdentifierOf(JavaClass c) {
-                String pkg = c.getPackageName();
-                return pkg.equals(base) || pkg.startsWith(base + ".") ? SliceIdentifier.of(pkg)
-                        : SliceIdentifier.ignore();
-            }
-
-            @Override
-            public String getDescription() {
-                return "the packages of " + base;
-            }
-        }).should().beFreeOfCycles();
+        return PackageCycles.freeOfCycles(base);
     }
 
     static ArchRule generatedStubsStandAlone(String base) {

@@ -6,8 +6,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
-import com.tngtech.archunit.library.dependencies.SliceAssignment;
-import com.tngtech.archunit.library.dependencies.SliceIdentifier;
+import io.github.procscope.archrules.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -15,7 +14,6 @@ import java.util.Set;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -51,18 +49,7 @@ class ArchitectureTest {
     }
 
     static ArchRule noPackageCycles(String base) {
-        return slices().assignedFrom(new SliceAssignment() {
-            @Override
-            public SliceIdentifier getIdentifierOf(JavaClass c) {
-                return c.getPackageName().startsWith(base) ? SliceIdentifier.of(c.getPackageName())
-                        : SliceIdentifier.ignore();
-            }
-
-            @Override
-            public String getDescription() {
-                return "the packages of " + base;
-            }
-        }).should().beFreeOfCycles();
+        return PackageCycles.freeOfCycles(base);
     }
 
     static ArchRule familiesDoNotKnowTheServer(String base) {

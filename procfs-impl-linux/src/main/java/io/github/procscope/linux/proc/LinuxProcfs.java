@@ -313,7 +313,8 @@ public final class LinuxProcfs implements ProcessTable {
             return plainKey(pid);
         }
         try {
-            ProcessKey plain = plainKey(pid);
+            // pidfd_open refuses a thread's id, so the pid is a process's: no need to read its status for the Tgid
+            ProcessKey plain = plainKey(pid, false);
             if (calls.pidfdExited(fd)) {
                 return plain; // exited: the stat read may even be of a process that took the pid since
             }
@@ -334,12 +335,19 @@ public final class LinuxProcfs implements ProcessTable {
      * @throws NoSuchProcessException if no process holds the pid
      */
     public ProcessKey plainKey(long pid) {
+        return plainKey(pid, true);
+    }
+
+    /** @param checkThread whether to refuse a thread's id (not needed where a pidfd was opened on the pid) */
+    private ProcessKey plainKey(long pid, boolean checkThread) {
         Pids.requireValid(pid);
         Path dir = Path.of(prefix + pid);
         ProcBuffer buf = new ProcBuffer(4096);
         ProcessStat stat = ProcessLiveness.read(pid, dir, buf, constants);
         requireSameId(dir.resolve("stat"), stat, pid);
-        requireNotAThread(pid, buf);
+        if (checkThread) {
+            requireNotAThread(pid, buf);
+        }
         return new ProcessKey(pid, stat.startTimeTicks());
     }
 
