@@ -99,10 +99,34 @@ class KubernetesLabelsTest {
                     + "\",container=\"eval\",gpu=\"1\",namespace=\"ml\",pod=\"eval-0\"}"));
             // 77777 is not visible here: in no pod this exporter can name
             assertEquals(2, e.count("procscope_pod_gpu_memory_bytes"));
-            // the device's own series name one pod, the first the kubelet lists, as dcgm-exporter does
+            // the device's own series name one pod, the last the kubelet lists, as dcgm-exporter does by default
+            assertFalse(series(e, GPU1).isEmpty());
             for (String s : series(e, GPU1)) {
-                assertTrue(s.contains("pod=\"trainer-0\""), s);
+                assertTrue(s.contains("pod=\"eval-0\"") && s.contains("container=\"eval\""), s);
             }
+        }
+    }
+
+    @Test
+    void aSharedGpusSeriesNameTheLastContainerTheKubeletLists() throws IOException {
+        var c = NvmlDouble.reset();
+        ok(c.ndAddProcess(1, COMPUTE, 4100, 2 * GIB, NO_INSTANCE, NO_INSTANCE));
+        ok(c.ndAddProcess(1, COMPUTE, 4200, 5 * GIB, NO_INSTANCE, NO_INSTANCE));
+        // the order of the previous test reversed: the series follow it, the memory per pod does not
+        Path kubelet = serve("kubelet.sock", new FakeKubelet()
+                .allocate("ml", "eval-0", "eval", "nvidia.com/gpu", GPU1 + "::1")
+                .allocate("ml", "trainer-0", "trainer", "nvidia.com/gpu", GPU1 + "::0"));
+        KubernetesNames names = names(serve("containerd.sock", runtime()), kubelet, Duration.ofSeconds(10));
+        try (ProcscopeCollector collector = collector(names)) {
+            Exposition e = Exposition.of(collector.collect());
+            assertFalse(series(e, GPU1).isEmpty());
+            for (String s : series(e, GPU1)) {
+                assertTrue(s.contains("pod=\"trainer-0\"") && s.contains("container=\"trainer\""), s);
+            }
+            assertEquals(2 * GIB, e.get("procscope_pod_gpu_memory_bytes{UUID=\"" + GPU1
+                    + "\",container=\"trainer\",gpu=\"1\",namespace=\"ml\",pod=\"trainer-0\"}"));
+            assertEquals(5 * GIB, e.get("procscope_pod_gpu_memory_bytes{UUID=\"" + GPU1
+                    + "\",container=\"eval\",gpu=\"1\",namespace=\"ml\",pod=\"eval-0\"}"));
         }
     }
 

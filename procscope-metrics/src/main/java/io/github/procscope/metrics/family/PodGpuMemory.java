@@ -33,8 +33,9 @@ public final class PodGpuMemory {
 
     /**
      * The labels dcgm-exporter adds to a GPU's series: the container the kubelet allocated the GPU to. A GPU shared
-     * by several containers carries the first in the kubelet's order, as dcgm-exporter keeps one pod per device;
-     * {@link #POD_MEMORY} says how much each holds.
+     * by several containers (time-slicing, MPS: each holds a replica {@code GPU-…::N}) carries the last of them in
+     * the kubelet's order, as dcgm-exporter does by default: it keeps one container per device, each allocation
+     * replacing the one before. {@link #POD_MEMORY} says how much each holds.
      *
      * @param allocations every allocated device and its containers ({@link KubernetesNames#gpus()})
      * @param d           the GPU
@@ -45,7 +46,7 @@ public final class PodGpuMemory {
         if (to.isEmpty()) {
             return Labels.EMPTY;
         }
-        PodContainer c = to.get(0);
+        PodContainer c = to.get(to.size() - 1);
         return Labels.of("pod", c.pod(), "namespace", c.namespace(), "container", c.container());
     }
 
