@@ -8,6 +8,7 @@ import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessTree;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -66,8 +67,15 @@ public interface ProcessGrouper {
 
     /**
      * Groups each process under the root of its run: the outermost ancestor below a shell, a terminal
-     * multiplexer, a container shim, PID 1 or a subreaper ({@link GpuUsers#runRoot}). The group is named
-     * {@code COMM:PID} after that root, so two runs of one program are two groups. Kernel threads are left out.
+     * multiplexer, a container shim, PID 1 or a subreaper ({@link GpuUsers#runRoot}), or, before that, the first
+     * ancestor that leads a session of its own. The group is named {@code COMM:PID} after that root, so two runs
+     * of one program are two groups. Kernel threads are left out.
+     *
+     * <p>A job, as {@code procscope run} and the job supervisor start one, is the tree under the process they
+     * started, in a session of its own: that process is the root, and every process below it is in its group, even
+     * when the job is a shell ({@code sh -c 'a & b & wait'}). So a shell (or another boundary command) does not
+     * bound a run when it leads its own session and its parent is a subreaper or a program that is no boundary
+     * itself (the supervisor); a login shell, whose parent is {@code sshd}, {@code login} or PID 1, still does.
      *
      * @param subreapers pids that adopt orphans besides PID 1 (they end a run too)
      * @return the grouper
@@ -78,9 +86,41 @@ public interface ProcessGrouper {
             if (p.isKernelThread() || p.pid() == 1) {
                 return Optional.empty();
             }
-            ProcessInfo root = GpuUsers.runRoot(tree, p, reapers, GpuUsers.DEFAULT_BOUNDARY_COMMANDS);
+            ProcessInfo root = jobRoot(tree, p, reapers);
             return Optional.of(root.comm() + ":" + root.pid());
         };
+    }
+
+    /** The root of a process's run, as {@link #byJobTree(Set)} defines it. */
+    private static ProcessInfo jobRoot(ProcessTree tree, ProcessInfo process, Set<Long> subreapers) {
+        ProcessInfo current = process;
+        Set<Long> seen = new HashSet<>();
+        while (seen.add(current.pid()) && current.sid() != current.pid()) {
+            Optional<ProcessInfo> parent = tree.parent(current.pid());
+            if (parent.isEmpty() || bounds(tree, parent.get(), subreapers)) {
+                return current;
+            }
+            current = parent.get();
+        }
+        return current;
+    }
+
+    /** Whether a parent bounds a run from above: see {@link #byJobTree(Set)}. */
+    private static boolean bounds(ProcessTree tree, ProcessInfo p, Set<Long> subreapers) {
+        if (p.pid() == 1 || p.isKernelThread() || subreapers.contains(p.pid())) {
+            return true;
+        }
+        if (!GpuUsers.DEFAULT_BOUNDARY_COMMANDS.contains(p.comm())) {
+            return false;
+        }
+        if (p.sid() != p.pid()) {
+            return true;
+        }
+        // a session leader among the boundary commands: a job's shell when a program started it
+        Optional<ProcessInfo> starter = tree.parent(p.pid());
+        return starter.isEmpty() || starter.get().pid() == 1 || starter.get().isKernelThread()
+                || !subreapers.contains(starter.get().pid())
+                && GpuUsers.DEFAULT_BOUNDARY_COMMANDS.contains(starter.get().comm());
     }
 
     /**
