@@ -6,9 +6,11 @@ import io.github.procscope.api.kubernetes.KubernetesOptions;
 import picocli.CommandLine.Option;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -88,8 +90,21 @@ final class KubernetesSockets {
      */
     PodNames names(Context ctx, String command, Collection<Optional<Owner>> owners) {
         boolean pods = owners.stream().anyMatch(o -> o.flatMap(Owner::podUid).isPresent());
-        return pods ? open(ctx, command, options().withDeadline(LISTING_DEADLINE)).map(PodNames::new)
-                .orElse(PodNames.NONE) : PodNames.NONE;
+        if (!pods) {
+            return PodNames.NONE;
+        }
+        KubernetesOptions options = options().withDeadline(LISTING_DEADLINE);
+        String late = "procscope " + command + ": the container runtime socket " + Table.printable(
+                criSocket(options).toString()) + " did not answer within " + LISTING_DEADLINE.toSeconds()
+                + "s; pods are shown without names";
+        PrintStream err = ctx.err();
+        return open(ctx, command, options).map(n -> new PodNames(n, late, err::println)).orElse(PodNames.NONE);
+    }
+
+    /** @return the runtime socket the names ask: the first of the settings' that exists, else the first */
+    private static Path criSocket(KubernetesOptions options) {
+        List<Path> all = options.criSockets();
+        return all.stream().filter(Files::exists).findFirst().orElse(all.isEmpty() ? Path.of("") : all.get(0));
     }
 
     /**

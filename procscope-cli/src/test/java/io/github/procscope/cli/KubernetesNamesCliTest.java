@@ -135,6 +135,31 @@ class KubernetesNamesCliTest {
         assertTrue(lines.get(0).startsWith("procscope ps: ") && lines.get(0).contains(absent.toString()), r.err());
     }
 
+    @Test
+    void aRuntimeThatNeverAnswersGivesOneLineAndTheRestOfTheListing() {
+        runtime.hang();
+        String line = "the container runtime socket " + cri + " did not answer within 5s; pods are shown without"
+                + " names";
+        List<String[]> commands = List.of(new String[] {"ps", "--by-pod"}, new String[] {"tree"},
+                new String[] {"gpu"}, new String[] {"watch", "4200", "--count", "2", "--interval", "100ms", "--live"});
+        for (String[] c : commands) {
+            List<String> args = new ArrayList<>(List.of(c));
+            args.addAll(List.of("--cri-socket", cri.toString()));
+            long t0 = System.nanoTime();
+            CliRun r = run(args.toArray(new String[0]));
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertEquals(0, r.status(), c[0] + ": " + r.err());
+            // the listing's deadline (5 s) once, plus a generous margin for a loaded machine
+            assertTrue(seconds < 5 + 55, c[0] + " took " + seconds + " s");
+            // watch's live line may add its own notes (a refresh that reads every process); the names' line is one
+            assertEquals(List.of("procscope " + c[0] + ": " + line), r.err().lines()
+                    .filter(l -> !l.startsWith("(")).toList(), c[0]);
+            assertFalse(r.out().contains("trainer-0"), r.out());
+            assertTrue(r.out().contains(c[0].equals("ps") ? POD_UID : "4200"), c[0] + ": " + r.out());
+        }
+        assertTrue(runtime.calls.get() >= commands.size(), "each command asked the runtime");
+    }
+
     private static JsonNode find(JsonNode array, String field, String value) {
         for (JsonNode n : array) {
             JsonNode v = n.get(field);
