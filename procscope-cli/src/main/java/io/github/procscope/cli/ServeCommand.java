@@ -1,5 +1,8 @@
 package io.github.procscope.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.metrics.ExporterOptions;
@@ -13,11 +16,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -29,7 +35,8 @@ import java.util.concurrent.CountDownLatch;
                 "metrics (one line says why). Listens on the loopback interface unless told otherwise."},
         footer = {"", "Group rules (--group-by, repeatable):",
                 "  comm                  one group per command name (the default)",
-                "  job                   one group per run: the outermost process below a shell or PID 1",
+                "  job                   one group per run: the process procscope run started (or the outermost",
+                "                        process below a shell or PID 1), with every process below it",
                 "  container             one group per container (its short id); processes in none are left out",
                 "  pod                   one group per Kubernetes pod (its UID); processes in none are left out",
                 "  slurm                 one group per Slurm job (its id); processes in none are left out",
@@ -89,6 +96,11 @@ final class ServeCommand implements Callable<Integer> {
             description = "Pids known to be subreapers (for job trees and GPU ghosts).")
     List<Long> subreapers = List.of();
 
+    @Option(names = "--state-dir", paramLabel = "DIR", description = "Where run --detach records jobs, whose trees"
+            + " get the procscope_job_* families (default: as for jobs: $PROCSCOPE_STATE_DIR, else"
+            + " $XDG_STATE_HOME/procscope/jobs, else ~/.local/state/procscope/jobs).")
+    Path stateDir;
+
     @picocli.CommandLine.Mixin
     KubernetesSockets kubernetes = new KubernetesSockets();
 
@@ -104,7 +116,8 @@ final class ServeCommand implements Callable<Integer> {
                 .withDoctor(doctorEvery, DoctorOptions.defaults().withSampleWindow(Duration.ofSeconds(1))
                         .withSubreapers(Set.copyOf(subreapers)))
                 .withThreads(threads).withGatherSmaps(gatherSmaps);
-        MetricsSources sources = MetricsSources.of(ctx.procfs()).withOpenFiles(ctx.openFiles());
+        MetricsSources sources = MetricsSources.of(ctx.procfs()).withOpenFiles(ctx.openFiles())
+                .withJobs(() -> runningJobs(stateDir));
         if (gatherSmaps) {
             sources = sources.withMemory(ctx.memory());
         }
@@ -138,6 +151,31 @@ final class ServeCommand implements Callable<Integer> {
         } finally {
             names.ifPresent(KubernetesNames::close);
         }
+    }
+
+    /**
+     * The running jobs of a job state directory, read again at each scrape: each usable record that says
+     * {@code running}, with its job's first process. Records refused (see {@link JobStore}) are left out.
+     *
+     * @param stateDir {@code --state-dir}, or null
+     * @return the jobs by id
+     * @throws IllegalArgumentException if the directory cannot be read (the scrape counts a failed read)
+     */
+    static Map<String, ProcessKey> runningJobs(Path stateDir) {
+        Map<String, ProcessKey> jobs = new TreeMap<>();
+        for (JobStore.Loaded l : JobStore.open(stateDir, false).list()) {
+            if (l.record().isEmpty()) {
+                continue;
+            }
+            ObjectNode r = l.record().get();
+            JsonNode job = r.path("job");
+            if (r.path("state").asText().equals("running") && job.path("pid").isIntegralNumber()
+                    && job.path("startTimeTicks").isIntegralNumber() && job.path("pid").asLong() > 0) {
+                jobs.put(r.path("id").asText(), new ProcessKey(job.path("pid").asLong(),
+                        job.path("startTimeTicks").asLong()));
+            }
+        }
+        return jobs;
     }
 
     /**

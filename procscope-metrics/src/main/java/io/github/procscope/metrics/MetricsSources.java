@@ -1,5 +1,6 @@
 package io.github.procscope.metrics;
 
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.Doctor;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.Gpus;
@@ -7,6 +8,7 @@ import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.process.ProcessTable;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -25,10 +27,14 @@ import java.util.function.Supplier;
  * @param kubernetes Kubernetes names ({@code Procscope::kubernetesNames}): the {@code pod}, {@code namespace} and
  *                  {@code container} labels of a GPU's series (the containers the kubelet allocated it to) and
  *                  GPU memory per pod, split per process through its container; the collector does not close it
+ * @param jobs      the jobs whose trees get the {@code procscope_job_*} families: asked at each scrape, each job by
+ *                  its id with the process it started ({@link io.github.procscope.api.job.Job#leader()}); a job whose process is gone has no
+ *                  series
  */
 public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFiles, Optional<Supplier<Gpus>> gpus,
                              Optional<Doctor> doctor, Optional<ProcessMemory> memory,
-                             Optional<KubernetesNames> kubernetes) {
+                             Optional<KubernetesNames> kubernetes,
+                             Optional<Supplier<? extends Map<String, ProcessKey>>> jobs) {
 
     /** Checks that no component is null. */
     public MetricsSources {
@@ -38,6 +44,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
         Objects.requireNonNull(doctor, "doctor");
         Objects.requireNonNull(memory, "memory");
         Objects.requireNonNull(kubernetes, "kubernetes");
+        Objects.requireNonNull(jobs, "jobs");
     }
 
     /**
@@ -50,7 +57,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      */
     public MetricsSources(ProcessTable processes, Optional<OpenFiles> openFiles, Optional<Supplier<Gpus>> gpus,
                           Optional<Doctor> doctor) {
-        this(processes, openFiles, gpus, doctor, Optional.empty(), Optional.empty());
+        this(processes, openFiles, gpus, doctor, Optional.empty(), Optional.empty(), Optional.empty());
     }
 
     /**
@@ -59,7 +66,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      */
     public static MetricsSources of(ProcessTable processes) {
         return new MetricsSources(processes, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(),
-                Optional.empty());
+                Optional.empty(), Optional.empty());
     }
 
     /**
@@ -67,7 +74,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withOpenFiles(OpenFiles files) {
-        return new MetricsSources(processes, Optional.of(files), gpus, doctor, memory, kubernetes);
+        return new MetricsSources(processes, Optional.of(files), gpus, doctor, memory, kubernetes, jobs);
     }
 
     /**
@@ -75,7 +82,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withGpus(Supplier<Gpus> opener) {
-        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor, memory, kubernetes);
+        return new MetricsSources(processes, openFiles, Optional.of(opener), doctor, memory, kubernetes, jobs);
     }
 
     /**
@@ -83,7 +90,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @return these sources with it
      */
     public MetricsSources withDoctor(Doctor d) {
-        return new MetricsSources(processes, openFiles, gpus, Optional.of(d), memory, kubernetes);
+        return new MetricsSources(processes, openFiles, gpus, Optional.of(d), memory, kubernetes, jobs);
     }
 
     /**
@@ -92,7 +99,7 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @param m the memory reader
      */
     public MetricsSources withMemory(ProcessMemory m) {
-        return new MetricsSources(processes, openFiles, gpus, doctor, Optional.of(m), kubernetes);
+        return new MetricsSources(processes, openFiles, gpus, doctor, Optional.of(m), kubernetes, jobs);
     }
 
     /**
@@ -101,6 +108,15 @@ public record MetricsSources(ProcessTable processes, Optional<OpenFiles> openFil
      * @param names Kubernetes names
      */
     public MetricsSources withKubernetes(KubernetesNames names) {
-        return new MetricsSources(processes, openFiles, gpus, doctor, memory, Optional.of(names));
+        return new MetricsSources(processes, openFiles, gpus, doctor, memory, Optional.of(names), jobs);
+    }
+
+    /**
+     * {@return these sources with jobs, whose trees get the {@code procscope_job_*} families}
+     *
+     * @param jobs asked at each scrape: the jobs by id, each with the process it started
+     */
+    public MetricsSources withJobs(Supplier<? extends Map<String, ProcessKey>> jobs) {
+        return new MetricsSources(processes, openFiles, gpus, doctor, memory, kubernetes, Optional.of(jobs));
     }
 }

@@ -1,5 +1,6 @@
 package io.github.procscope.metrics;
 
+import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuUnavailableException;
@@ -17,6 +18,7 @@ import io.github.procscope.metrics.family.DoctorFindings;
 import io.github.procscope.metrics.family.GpmSampler;
 import io.github.procscope.metrics.family.GpuIdleHolding;
 import io.github.procscope.metrics.family.GpuMemoryAttribution;
+import io.github.procscope.metrics.family.JobTreeUsage;
 import io.github.procscope.metrics.family.NvlinkRates;
 import io.github.procscope.metrics.family.OomKills;
 import io.github.procscope.metrics.family.PodGpuMemory;
@@ -174,6 +176,9 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             groups.collect(s, snapshot.processes(), grouper.declaredGroups(), p -> groupOf(p, groupTree),
                     Optional.of(reader));
             Zombies.collect(s, snapshot.processes());
+            if (sources.jobs().isPresent()) {
+                jobs(s, snapshot);
+            }
             if (gpus.isPresent()) {
                 gpus(s, gpus.get(), snapshot, tree);
             }
@@ -216,6 +221,19 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
             } catch (ProcscopeException e) {
                 health.error("gpu");
             }
+        }
+    }
+
+    private void jobs(Scrape s, ProcessSnapshot snapshot) {
+        Map<String, ProcessKey> jobs;
+        try {
+            jobs = Map.copyOf(sources.jobs().get().get());
+        } catch (RuntimeException e) {
+            health.error("jobs");
+            return;
+        }
+        if (!jobs.isEmpty()) {
+            JobTreeUsage.collect(s, snapshot, jobs);
         }
     }
 
