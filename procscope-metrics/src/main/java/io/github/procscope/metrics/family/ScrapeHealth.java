@@ -33,7 +33,7 @@ public final class ScrapeHealth {
     /**
      * Counts a failed read.
      *
-     * @param source what failed to be read ({@code processes}, {@code gpu}, {@code open_files}, {@code doctor})
+     * @param source what failed to be read ({@code processes}, {@code gpu}, {@code open_files}, {@code doctor}, {@code jobs})
      */
     public void error(String source) {
         synchronized (errors) {
