@@ -3,6 +3,7 @@ package io.github.procscope.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.procscope.api.core.Pids;
+import io.github.procscope.api.core.ProcessKey;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
@@ -275,6 +277,30 @@ final class JobStore {
                 .thenComparing(l -> l.record().map(o -> o.path("startTime").asText()).orElse(""))
                 .thenComparing(Loaded::name));
         return out;
+    }
+
+    /**
+     * The running jobs, for {@code serve}'s job families: each usable record that says {@code running}, with its
+     * job's first process (pid and start time). Records refused are left out.
+     *
+     * @return the jobs by id
+     * @throws IllegalArgumentException if the directory cannot be listed
+     */
+    Map<String, ProcessKey> running() {
+        Map<String, ProcessKey> jobs = new TreeMap<>();
+        for (Loaded l : list()) {
+            if (l.record().isEmpty()) {
+                continue;
+            }
+            ObjectNode r = l.record().get();
+            JsonNode job = r.path("job");
+            if (r.path("state").asText().equals("running") && job.path("pid").isIntegralNumber()
+                    && job.path("startTimeTicks").isIntegralNumber() && job.path("pid").asLong() > 0) {
+                jobs.put(r.path("id").asText(), new ProcessKey(job.path("pid").asLong(),
+                        job.path("startTimeTicks").asLong()));
+            }
+        }
+        return jobs;
     }
 
     /**

@@ -1,8 +1,5 @@
 package io.github.procscope.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.kubernetes.KubernetesNames;
 import io.github.procscope.metrics.ExporterOptions;
@@ -20,10 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
@@ -117,7 +112,7 @@ final class ServeCommand implements Callable<Integer> {
                         .withSubreapers(Set.copyOf(subreapers)))
                 .withThreads(threads).withGatherSmaps(gatherSmaps);
         MetricsSources sources = MetricsSources.of(ctx.procfs()).withOpenFiles(ctx.openFiles())
-                .withJobs(() -> runningJobs(stateDir));
+                .withJobs(() -> JobStore.open(stateDir, false).running());
         if (gatherSmaps) {
             sources = sources.withMemory(ctx.memory());
         }
@@ -151,31 +146,6 @@ final class ServeCommand implements Callable<Integer> {
         } finally {
             names.ifPresent(KubernetesNames::close);
         }
-    }
-
-    /**
-     * The running jobs of a job state directory, read again at each scrape: each usable record that says
-     * {@code running}, with its job's first process. Records refused (see {@link JobStore}) are left out.
-     *
-     * @param stateDir {@code --state-dir}, or null
-     * @return the jobs by id
-     * @throws IllegalArgumentException if the directory cannot be read (the scrape counts a failed read)
-     */
-    static Map<String, ProcessKey> runningJobs(Path stateDir) {
-        Map<String, ProcessKey> jobs = new TreeMap<>();
-        for (JobStore.Loaded l : JobStore.open(stateDir, false).list()) {
-            if (l.record().isEmpty()) {
-                continue;
-            }
-            ObjectNode r = l.record().get();
-            JsonNode job = r.path("job");
-            if (r.path("state").asText().equals("running") && job.path("pid").isIntegralNumber()
-                    && job.path("startTimeTicks").isIntegralNumber() && job.path("pid").asLong() > 0) {
-                jobs.put(r.path("id").asText(), new ProcessKey(job.path("pid").asLong(),
-                        job.path("startTimeTicks").asLong()));
-            }
-        }
-        return jobs;
     }
 
     /**
