@@ -90,7 +90,7 @@ public final class LinuxOpenFiles implements OpenFiles {
     }
 
     /** @return the procfs root this reader reads */
-    public Path root() {
+    Path root() {
         return root;
     }
 

@@ -65,7 +65,7 @@ public final class LinuxProcessMemory implements ProcessMemory {
     }
 
     /** @return the procfs root this reader reads */
-    public Path root() {
+    Path root() {
         return root;
     }
 
