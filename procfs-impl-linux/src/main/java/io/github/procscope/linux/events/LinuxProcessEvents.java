@@ -55,8 +55,8 @@ public final class LinuxProcessEvents implements ProcessEvents {
     /** Why only snapshot diffing may be used (a procfs that is not this machine's), or empty. */
     private final Optional<String> diffOnly;
 
-    private LinuxProcessEvents(LinuxProcfs procfs, Supplier<? extends KernelLog> kernelLog, Supplier<OomCounterWatch> oom,
-                               Optional<String> diffOnly) {
+    private LinuxProcessEvents(LinuxProcfs procfs, Supplier<? extends KernelLog> kernelLog,
+                               Supplier<OomCounterWatch> oom, Optional<String> diffOnly) {
         this.procfs = procfs;
         this.kernelLog = kernelLog;
         this.oomCounters = oom;
