@@ -1,5 +1,6 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.api.files.DeletedFilesScan;
 import io.github.procscope.api.files.HeldFile;
@@ -8,7 +9,6 @@ import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.gpu.GpuFdScan;
 import io.github.procscope.api.gpu.GpuFdUser;
-import io.github.procscope.linux.proc.LinuxOpenFiles;
 import io.github.procscope.testing.Commands;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
@@ -45,7 +45,7 @@ class DeviceFileScannerIT {
         Files.createDirectories(dir.resolve("self"));
         Files.createDirectories(dir.resolve("15")); // a process that exited: no fd directory any more
         Files.writeString(dir.resolve("16"), "not a process directory");
-        DeviceFileScanner scanner = new DeviceFileScanner(LinuxOpenFiles.at(proc.root()));
+        DeviceFileScanner scanner = new DeviceFileScanner(Procscope.at(proc.root(), dir.resolve("sys")).openFiles());
         GpuFdScan scan = scanner.scan();
         assertTrue(scan.isComplete());
         assertEquals(List.of(10L, 11L, 13L, 14L), scan.users().stream().map(GpuFdUser::pid).toList());
@@ -63,7 +63,7 @@ class DeviceFileScannerIT {
     @Test
     void anEmptyPrefixIsRefused(@TempDir Path dir) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new DeviceFileScanner(LinuxOpenFiles.at(dir), ""));
+                () -> new DeviceFileScanner(Procscope.system().openFiles(), ""));
         assertTrue(e.getMessage().contains("prefix"), e.getMessage());
     }
 
@@ -114,7 +114,7 @@ class DeviceFileScannerIT {
         try (Spawned spawned = new Spawned()) {
             Process p = spawned.start(new ProcessBuilder("sleep", "600").redirectInput(device.toFile()));
             String prefix = dir.resolve("nvidia").toString();
-            DeviceFileScanner scanner = new DeviceFileScanner(LinuxOpenFiles.at(Path.of("/proc")), prefix);
+            DeviceFileScanner scanner = new DeviceFileScanner(Procscope.system().openFiles(), prefix);
             Spawned.await(Duration.ofSeconds(60), "the child to hold the file",
                     () -> scanner.scan(p.pid()).isPresent());
             GpuFdUser u = scanner.scan(p.pid()).orElseThrow();
@@ -133,7 +133,7 @@ class DeviceFileScannerIT {
         }
 
         public static void main(String[] args) {
-            GpuFdScan scan = new DeviceFileScanner(LinuxOpenFiles.at(Path.of("/proc")), args[0]).scan();
+            GpuFdScan scan = new DeviceFileScanner(Procscope.system().openFiles(), args[0]).scan();
             System.out.println("users=" + scan.users().stream().map(u -> u.pid() + ":" + u.deviceMinors()).toList()
                     + " unreadable=" + scan.unreadablePids().size());
         }

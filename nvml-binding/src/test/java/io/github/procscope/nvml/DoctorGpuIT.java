@@ -1,12 +1,13 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.diagnose.Diagnosis;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.diagnose.Evidence;
 import io.github.procscope.api.diagnose.Finding;
 import io.github.procscope.api.diagnose.FindingKind;
 import io.github.procscope.linux.doctor.LinuxDoctor;
-import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +28,7 @@ class DoctorGpuIT {
     @Test
     void idleHoldingGpuAndGhostAreFoundWithTheirPids() {
         NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
-        LinuxProcfs table = LinuxProcfs.at(Path.of("/proc"));
+        ProcessTable table = Procscope.system().processes();
         try (Spawned spawned = new Spawned()) {
             Process parent = spawned.start("sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!");
             long orphan = Long.parseLong(Spawned.readLine(parent, Duration.ofSeconds(60)).strip());
@@ -75,7 +76,7 @@ class DoctorGpuIT {
 
     @Test
     void withoutADriverTheGpuChecksAreSkippedWithTheReason() {
-        LinuxDoctor doctor = LinuxDoctor.builder(LinuxProcfs.at(Path.of("/proc")))
+        LinuxDoctor doctor = LinuxDoctor.builder(Procscope.system().processes())
                 .gpus(() -> NvmlGpus.builder().library(java.nio.file.Path.of("/nonexistent/libnvidia-ml.so.1")).open())
                 .build();
         Diagnosis d = doctor.examine(DoctorOptions.defaults().withSampleWindow(Duration.ZERO));

@@ -1,5 +1,7 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuUser;
 import io.github.procscope.api.gpu.GpuUsers;
@@ -67,7 +69,7 @@ class GpuUsersIT {
         NvmlDouble.ok(c.ndAddProcess(1, COMPUTE, 3_999_999, 7 * GIB, NO_INSTANCE, NO_INSTANCE));
         LinuxProcfs table = LinuxProcfs.builder(proc.root()).clockTicksPerSecond(100).pageSizeBytes(4096).build();
         List<GpuUser> users;
-        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(proc.root())).open()) {
+        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(proc.root(), () -> table)).open()) {
             users = gpus.users(table, Set.of(1050L));
         }
         Map<Long, GpuUser> byPid = users.stream().collect(Collectors.toMap(GpuUser::pid, Function.identity()));
@@ -109,7 +111,7 @@ class GpuUsersIT {
     @Test
     void aRealChildWhoseParentExitedIsAGhost() {
         NvmlDouble.Control c = NvmlDouble.reset(NvmlDouble.FULL);
-        LinuxProcfs table = LinuxProcfs.at(Path.of("/proc"));
+        ProcessTable table = Procscope.system().processes();
         try (Spawned spawned = new Spawned()) {
             Process parent = spawned.start("sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!");
             long orphan = Long.parseLong(Spawned.readLine(parent, Duration.ofSeconds(60)).strip());
@@ -153,7 +155,7 @@ class GpuUsersIT {
         NvmlDouble.ok(c.ndAddProcess(0, COMPUTE, 1001, GIB, NO_INSTANCE, NO_INSTANCE));
         NvmlDouble.ok(c.ndAddProcess(1, COMPUTE, 1001, 3 * GIB, NO_INSTANCE, NO_INSTANCE));
         LinuxProcfs table = LinuxProcfs.builder(proc.root()).clockTicksPerSecond(100).pageSizeBytes(4096).build();
-        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(proc.root())).open()) {
+        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(proc.root(), () -> table)).open()) {
             GpuUser u = gpus.users(table).stream().filter(x -> x.pid() == 1001).findFirst().orElseThrow();
             assertEquals(List.of(0, 1), u.gpuProcesses().stream().map(GpuProcess::deviceIndex).toList());
             assertEquals(OptionalLong.of(4 * GIB), u.usedMemoryBytes());

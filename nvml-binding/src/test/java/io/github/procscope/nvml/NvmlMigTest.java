@@ -1,5 +1,6 @@
 package io.github.procscope.nvml;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.gpu.GpuDevice;
 import io.github.procscope.api.gpu.GpuProcess;
 import io.github.procscope.api.gpu.GpuProcesses;
@@ -98,9 +99,9 @@ class NvmlMigTest {
         NvmlDouble.Control c = migSetup();
         NvmlDouble.ok(c.ndFail(0, "nvmlDeviceGetComputeRunningProcesses_v3", NvmlReturn.NO_PERMISSION.code()));
         Files.createDirectories(emptyProc);
-        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(emptyProc)).open()) {
+        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(emptyProc, () -> LinuxProcfs.at(emptyProc))).open()) {
             assertFalse(gpus.device(0).processes().isComplete());
-            List<GpuUser> users = gpus.users(LinuxProcfs.at(Path.of("/proc")));
+            List<GpuUser> users = gpus.users(Procscope.system().processes());
             GpuUser u = users.stream().filter(x -> x.pid() == 700).findFirst().orElseThrow();
             assertEquals(List.of(MIG_A), u.gpuProcesses().stream().map(GpuProcess::deviceUuid).toList());
             assertEquals(OptionalLong.of(5 * GIB), u.usedMemoryBytes());
@@ -110,8 +111,8 @@ class NvmlMigTest {
     @Test
     void theParentsAggregateListIsUsedWhenReadable(@TempDir Path emptyProc) {
         migSetup();
-        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(emptyProc)).open()) {
-            GpuUser u = gpus.users(LinuxProcfs.at(Path.of("/proc"))).stream().filter(x -> x.pid() == 700).findFirst().orElseThrow();
+        try (NvmlGpus gpus = NvmlGpus.builder().library(NvmlDouble.library(NvmlDouble.FULL)).openFiles(LinuxOpenFiles.at(emptyProc, () -> LinuxProcfs.at(emptyProc))).open()) {
+            GpuUser u = gpus.users(Procscope.system().processes()).stream().filter(x -> x.pid() == 700).findFirst().orElseThrow();
             assertEquals(1, u.gpuProcesses().size(), "not counted twice through the MIG device");
             assertEquals(gpus.device(0).uuid(), u.gpuProcesses().get(0).deviceUuid());
         }

@@ -3,6 +3,8 @@ package io.github.procscope.linux;
 import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
@@ -10,6 +12,15 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import com.tngtech.archunit.library.Architectures;
+import io.github.procscope.api.diagnose.Doctor;
+import io.github.procscope.api.diagnose.KernelLog;
+import io.github.procscope.api.events.ProcessEvents;
+import io.github.procscope.api.files.OpenFiles;
+import io.github.procscope.api.job.JobSupervisor;
+import io.github.procscope.api.memory.ProcessMemory;
+import io.github.procscope.api.process.ProcessTable;
+import io.github.procscope.api.signals.Signals;
+import io.github.procscope.api.system.SystemResources;
 import io.github.procscope.linux.proc.LinuxProcfs;
 import io.github.procscope.linux.sys.NativeWall;
 import io.github.procscope.linux.sys.ProcBuffer;
@@ -28,7 +39,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import static com.tngtech.archunit.base.DescribedPredicate.describe;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -40,7 +53,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The floors of this module, as rules over its compiled classes (ArchUnit): each floor imports only floors below
  * it, and the packages of one floor do not import each other; no package cycle; the native wall (jnr, jffi, JNA,
  * {@code java.lang.foreign}, {@code sun.misc}) only in {@code sys}, and its back ends made by the chooser
- * ({@code NativeWalls}) alone; no class in the root package. Each rule is
+ * ({@code NativeWalls}) alone; no class in the root package; a service is made (its factory called) only by the
+ * platform, which hands it to the floors that need it. Each rule is
  * also shown to fail on a planted violation (classes that exist only in the test sources), and the floor table
  * of ARCHITECTURE.md is held to the same floors and to the packages the code has.
  */
@@ -66,7 +80,8 @@ class ArchitectureTest {
     private static final JavaClasses PLANTED = new ClassFileImporter().importClasses(
             classNamed(BASE + ".sys.PlantedUpwardImport"), LinuxProcfs.class, ProcBuffer.class,
             classNamed(BASE + ".parse.PlantedNativeCall"), classNamed(BASE + ".PlantedRootClass"),
-            classNamed(BASE + ".sys.PlantedBackEndLoad"), classNamed(BASE + ".sys.JnrWall"), NativeWall.class);
+            classNamed(BASE + ".sys.PlantedBackEndLoad"), classNamed(BASE + ".sys.JnrWall"), NativeWall.class,
+            classNamed(BASE + ".proc.PlantedFactoryCall"));
 
     private static Class<?> classNamed(String name) {
         try {
@@ -141,6 +156,58 @@ class ArchitectureTest {
                 .because("one back end per JVM, chosen in one place");
     }
 
+    /** The API's services: what {@code Procscope} hands out, each made by a factory of this module. */
+    static final List<Class<?>> SERVICES = List.of(ProcessTable.class, Signals.class, OpenFiles.class,
+            ProcessMemory.class, SystemResources.class, KernelLog.class, ProcessEvents.class, JobSupervisor.class,
+            Doctor.class);
+
+    private static boolean isService(JavaClass type) {
+        return SERVICES.stream().anyMatch(type::isAssignableTo);
+    }
+
+    /**
+     * @return whether the method is a service factory: public and static, returning a service or a builder of one
+     *         (a type whose {@code build()} returns a service)
+     */
+    static boolean makesAService(JavaMethod m) {
+        if (!m.getModifiers().containsAll(Set.of(JavaModifier.PUBLIC, JavaModifier.STATIC))) {
+            return false;
+        }
+        JavaClass type = m.getRawReturnType();
+        return isService(type) || type.getMethods().stream()
+                .anyMatch(b -> b.getName().equals("build") && isService(b.getRawReturnType()));
+    }
+
+    private static String topLevel(String className) {
+        int nested = className.indexOf('$');
+        return nested < 0 ? className : className.substring(0, nested);
+    }
+
+    /**
+     * A service factory is called (or referred to) only by the platform ({@code LinuxProcscope}) and by its own
+     * class: a floor is handed the services it needs, so that a {@code Procscope} over another root never reads
+     * the live {@code /proc} or {@code /sys} through a floor that opened them itself.
+     */
+    static ArchRule serviceFactoriesOnlyInThePlatform() {
+        String platform = BASE + ".platform";
+        return methods().that().areDeclaredInClassesThat().resideInAPackage(BASE + "..")
+                .and(describe("make a service", ArchitectureTest::makesAService))
+                .should(new ArchCondition<JavaMethod>("be called only by " + platform + " and their own class") {
+                    @Override
+                    public void check(JavaMethod factory, ConditionEvents events) {
+                        String owner = topLevel(factory.getOwner().getName());
+                        for (JavaAccess<?> access : factory.getAccessesToSelf()) {
+                            JavaClass origin = access.getOriginOwner();
+                            if (!origin.getPackageName().equals(platform)
+                                    && !topLevel(origin.getName()).equals(owner)) {
+                                events.add(SimpleConditionEvent.violated(access, access.getDescription()));
+                            }
+                        }
+                    }
+                })
+                .because("the platform is the one place that wires the services");
+    }
+
     static ArchRule rootPackageHoldsNoClass() {
         return noClasses().that().doNotHaveSimpleName("package-info").should().resideInAPackage(BASE)
                 .because("the code lives on floors; the root package holds only package-info");
@@ -170,6 +237,25 @@ class ArchitectureTest {
     @Test
     void onlyTheChooserMakesABackEndOfTheWall() {
         onlyTheChooserMakesABackEnd().check(MAIN);
+    }
+
+    @Test
+    void onlyThePlatformCallsAServiceFactory() {
+        serviceFactoriesOnlyInThePlatform().check(MAIN);
+    }
+
+    @Test
+    void theServiceFactoriesAreFound() {
+        // A rule over no factory would pass: the predicate must find the factories of every service.
+        Set<String> found = MAIN.stream().flatMap(c -> c.getMethods().stream())
+                .filter(ArchitectureTest::makesAService)
+                .map(m -> m.getOwner().getSimpleName() + "." + m.getName())
+                .collect(Collectors.toCollection(TreeSet::new));
+        Set<String> expected = Set.of("LinuxProcfs.at", "LinuxProcfs.builder", "LinuxOpenFiles.at",
+                "LinuxSystemResources.at", "LinuxProcessMemory.at", "LinuxKernelLog.at", "LinuxSignals.using",
+                "LinuxSignals.readingOnly", "LinuxProcessEvents.of", "LinuxProcessEvents.diffingOnly",
+                "LinuxJobSupervisor.using", "LinuxDoctor.builder");
+        assertTrue(found.containsAll(expected), "service factories found: " + found);
     }
 
     @Test
@@ -218,6 +304,9 @@ class ArchitectureTest {
         assertTrue(wall.getMessage().contains("PlantedNativeCall"), wall.getMessage());
         AssertionError backEnd = assertThrows(AssertionError.class, () -> onlyTheChooserMakesABackEnd().check(PLANTED));
         assertTrue(backEnd.getMessage().contains("PlantedBackEndLoad"), backEnd.getMessage());
+        AssertionError factory = assertThrows(AssertionError.class,
+                () -> serviceFactoriesOnlyInThePlatform().check(PLANTED));
+        assertTrue(factory.getMessage().contains("PlantedFactoryCall"), factory.getMessage());
         AssertionError root = assertThrows(AssertionError.class, () -> rootPackageHoldsNoClass().check(PLANTED));
         assertTrue(root.getMessage().contains("PlantedRootClass"), root.getMessage());
         AssertionError offFloor = assertThrows(AssertionError.class, () -> everyClassOnAFloor().check(PLANTED));

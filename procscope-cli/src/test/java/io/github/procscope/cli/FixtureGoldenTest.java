@@ -1,5 +1,7 @@
 package io.github.procscope.cli;
 
+import io.github.procscope.api.Procscope;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.testing.Commands;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +30,7 @@ class FixtureGoldenTest {
 
     @BeforeEach
     void fixture() {
-        io.github.procscope.linux.proc.LinuxProcfs live = io.github.procscope.linux.proc.LinuxProcfs.at(Path.of("/proc"));
+        ProcessTable live = Procscope.system().processes();
         org.junit.jupiter.api.Assumptions.assumeTrue(live.pageSizeBytes() == 4096 && live.clockTicksPerSecond() == 100,
                 "the fixture machine's figures are in 4 KiB pages and 100 Hz clock ticks, as on x86-64");
         m = MachineFixture.create();

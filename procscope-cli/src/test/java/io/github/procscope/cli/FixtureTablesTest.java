@@ -1,10 +1,11 @@
 package io.github.procscope.cli;
 
+import io.github.procscope.api.Procscope;
+import io.github.procscope.api.process.ProcessTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,7 @@ class FixtureTablesTest {
 
     @BeforeAll
     static void fixture() {
-        io.github.procscope.linux.proc.LinuxProcfs live = io.github.procscope.linux.proc.LinuxProcfs.at(Path.of("/proc"));
+        ProcessTable live = Procscope.system().processes();
         org.junit.jupiter.api.Assumptions.assumeTrue(live.pageSizeBytes() == 4096 && live.clockTicksPerSecond() == 100,
                 "the fixture machine's figures are in 4 KiB pages and 100 Hz clock ticks, as on x86-64");
         m = MachineFixture.create();

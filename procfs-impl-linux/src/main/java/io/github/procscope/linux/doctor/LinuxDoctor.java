@@ -265,7 +265,7 @@ public final class LinuxDoctor implements Doctor {
          *             are read (a fixture's or a host's {@code sys}); {@code /sys} unless given
          * @return this builder
          */
-        public Builder sysfsRoot(Path root) {
+        Builder sysfsRoot(Path root) {
             this.sysfsRoot = Objects.requireNonNull(root, "root");
             return this;
         }

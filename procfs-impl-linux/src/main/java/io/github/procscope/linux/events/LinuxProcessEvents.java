@@ -12,8 +12,8 @@ import io.github.procscope.api.events.ProcessEvents;
 import io.github.procscope.api.process.ProcessStat;
 import io.github.procscope.linux.parse.SelfStatus;
 import io.github.procscope.linux.parse.StatParser;
-import io.github.procscope.linux.proc.LinuxKernelLog;
 import io.github.procscope.linux.proc.LinuxProcfs;
+import io.github.procscope.linux.proc.LinuxSystemResources;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
 import io.github.procscope.linux.sys.ProcConnectorSocket;
@@ -41,9 +41,6 @@ import java.util.function.Supplier;
  * counter) and calls the listener.
  */
 public final class LinuxProcessEvents implements ProcessEvents {
-    private static final Path LIVE_PROC = Path.of("/proc");
-    private static final Path KMSG = Path.of("/dev/kmsg");
-
     /** Events held between the reader and the listener. */
     static final int QUEUE = 65_536;
     private static final int RECEIVE_BUFFER = 8 << 20;
@@ -53,13 +50,13 @@ public final class LinuxProcessEvents implements ProcessEvents {
     private static final int CAP_NET_ADMIN = 12;
 
     private final LinuxProcfs procfs;
-    private final Supplier<KernelLog> kernelLog;
+    private final Supplier<? extends KernelLog> kernelLog;
     private final Supplier<OomCounterWatch> oomCounters;
     /** Why only snapshot diffing may be used (a procfs that is not this machine's), or empty. */
     private final Optional<String> diffOnly;
 
-    private LinuxProcessEvents(LinuxProcfs procfs, Supplier<KernelLog> kernelLog, Supplier<OomCounterWatch> oom,
-                               Optional<String> diffOnly) {
+    private LinuxProcessEvents(LinuxProcfs procfs, Supplier<? extends KernelLog> kernelLog,
+                               Supplier<OomCounterWatch> oom, Optional<String> diffOnly) {
         this.procfs = procfs;
         this.kernelLog = kernelLog;
         this.oomCounters = oom;
@@ -67,31 +64,32 @@ public final class LinuxProcessEvents implements ProcessEvents {
     }
 
     /**
-     * @param procfs the process table that completes events (identity, command name) and that diffing reads
+     * @param procfs    the process table that completes events (identity, command name) and that diffing reads
+     * @param kernelLog where OOM kills are looked up (a supplier that throws, or a log that throws: no kernel log
+     *                  to read)
+     * @param resources the system's resources, whose cgroup mounts hold the {@code oom_kill} counters (asked once,
+     *                  when first needed; one that throws: no counters)
      * @return events read through that table
      */
-    public static LinuxProcessEvents of(LinuxProcfs procfs) {
-        return of(procfs, () -> LinuxKernelLog.at(KMSG, procfs.bootTime()));
+    public static LinuxProcessEvents of(LinuxProcfs procfs, Supplier<? extends KernelLog> kernelLog,
+                                        Supplier<? extends LinuxSystemResources> resources) {
+        Objects.requireNonNull(resources, "resources");
+        return new LinuxProcessEvents(Objects.requireNonNull(procfs, "procfs"),
+                Objects.requireNonNull(kernelLog, "kernelLog"), memoize(() -> OomCounterWatch.over(resources)),
+                Optional.empty());
     }
 
     /**
-     * @param procfs    as {@link #of(LinuxProcfs)}
-     * @param kernelLog where OOM kills are looked up (a supplier that throws: no kernel log to read)
-     * @return events read through that table
-     */
-    static LinuxProcessEvents of(LinuxProcfs procfs, Supplier<KernelLog> kernelLog) {
-        return new LinuxProcessEvents(Objects.requireNonNull(procfs, "procfs"), kernelLog,
-                memoize(OomCounterWatch::system), Optional.empty());
-    }
-
-    /**
-     * @param procfs a process table that is not this machine's live one
-     * @param why    why the kernel's sources cannot be used for it
+     * @param procfs    a process table that is not this machine's live one
+     * @param kernelLog as {@link #of}
+     * @param why       why the kernel's sources cannot be used for it
      * @return events by snapshot diffing alone
      */
-    public static LinuxProcessEvents diffingOnly(LinuxProcfs procfs, String why) {
-        return new LinuxProcessEvents(procfs, () -> LinuxKernelLog.at(KMSG, LinuxProcfs.at(LIVE_PROC).bootTime()),
-                () -> new OomCounterWatch(null, null), Optional.of(why));
+    public static LinuxProcessEvents diffingOnly(LinuxProcfs procfs, Supplier<? extends KernelLog> kernelLog,
+                                                 String why) {
+        return new LinuxProcessEvents(Objects.requireNonNull(procfs, "procfs"),
+                Objects.requireNonNull(kernelLog, "kernelLog"), () -> new OomCounterWatch(null, null),
+                Optional.of(why));
     }
 
     private static <T> Supplier<T> memoize(Supplier<T> s) {

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * delivery thread only: it keeps the last read of the kernel log.
  */
 final class OomAttribution {
-    private final Supplier<KernelLog> kernelLog;
+    private final Supplier<? extends KernelLog> kernelLog;
     private final Supplier<OomCounterWatch> oomCounters;
     private final Path procRoot;
     /** The kernel's count of OOM kills ({@code oom_kill} of {@code /proc/vmstat}) at the last read of its log. */
@@ -29,7 +29,7 @@ final class OomAttribution {
     /** The OOM kills that read found. */
     private List<OomKill> oomKillsRead = List.of();
 
-    OomAttribution(Supplier<KernelLog> kernelLog, Supplier<OomCounterWatch> oomCounters, Path procRoot) {
+    OomAttribution(Supplier<? extends KernelLog> kernelLog, Supplier<OomCounterWatch> oomCounters, Path procRoot) {
         this.kernelLog = kernelLog;
         this.oomCounters = oomCounters;
         this.procRoot = procRoot;

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The OOM killer's evidence in a process's memory cgroup: the {@code oom_kill} counter of {@code memory.events}
@@ -30,12 +31,16 @@ final class OomCounterWatch {
         this.v1MemoryRoot = v1MemoryRoot;
     }
 
-    /** @return the watch over this machine's cgroup mounts (none, where they cannot be read) */
-    static OomCounterWatch system() {
+    /**
+     * @param resources the system's resources, whose mount table names the cgroup mounts and whose sysfs root
+     *                  they are found under
+     * @return the watch over those cgroup mounts (none, where they cannot be read)
+     */
+    static OomCounterWatch over(Supplier<? extends LinuxSystemResources> resources) {
         Path v2 = null;
         Path v1 = null;
         try {
-            LinuxSystemResources r = LinuxSystemResources.at(Path.of("/proc"), Path.of("/sys"));
+            LinuxSystemResources r = resources.get();
             for (MountInfo m : r.mounts()) {
                 if (v2 == null && "cgroup2".equals(m.fsType())) {
                     v2 = r.underSys(m.mountPoint());

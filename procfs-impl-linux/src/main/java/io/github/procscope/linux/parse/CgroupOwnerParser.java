@@ -74,7 +74,7 @@ public final class CgroupOwnerParser {
      * @param lines the parsed lines
      * @return the membership, with the owner the paths name
      */
-    public static CgroupMembership membership(List<ProcCgroupParser.Membership> lines) {
+    static CgroupMembership membership(List<ProcCgroupParser.Membership> lines) {
         Optional<String> unified = Optional.empty();
         Map<String, String> v1 = new LinkedHashMap<>();
         for (ProcCgroupParser.Membership m : lines) {
@@ -126,7 +126,7 @@ public final class CgroupOwnerParser {
      * @param path one cgroup path
      * @return the owner it names; empty when it names none
      */
-    public static Optional<Owner> owner(String path) {
+    static Optional<Owner> owner(String path) {
         Optional<Container> container = Optional.empty();
         String podUid = null;
         QosClass qos = null;

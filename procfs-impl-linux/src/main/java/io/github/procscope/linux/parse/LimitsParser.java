@@ -32,7 +32,7 @@ public final class LimitsParser {
     private LimitsParser() {
     }
 
-    public static ResourceLimits parse(Path source, byte[] buf, int len) {
+    static ResourceLimits parse(Path source, byte[] buf, int len) {
         return parse(new ByteCursor(source, buf, len));
     }
 

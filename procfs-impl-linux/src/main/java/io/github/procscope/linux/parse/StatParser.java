@@ -73,7 +73,7 @@ public final class StatParser {
     }
 
     /** As {@link #parse(Path, byte[], int, KernelConstants)}, the file named only if the content is bad. */
-    public static ProcessStat parse(ByteCursor.Source source, byte[] buf, int len, KernelConstants k) {
+    static ProcessStat parse(ByteCursor.Source source, byte[] buf, int len, KernelConstants k) {
         return parse(source, buf, len, k, new long[ALL_FIELDS + 1]);
     }
 

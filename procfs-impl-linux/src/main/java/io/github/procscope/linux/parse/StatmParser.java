@@ -15,7 +15,7 @@ public final class StatmParser {
     private StatmParser() {
     }
 
-    public static ProcessStatm parse(Path source, byte[] buf, int len, KernelConstants k) {
+    static ProcessStatm parse(Path source, byte[] buf, int len, KernelConstants k) {
         return parse(() -> source, buf, len, k);
     }
 

@@ -59,20 +59,21 @@ final class LinuxProcscope implements Procscope {
         this.processes = new Lazy<>(() -> LinuxProcfs.at(procfsRoot));
         this.memory = new Lazy<>(() -> {
             processes();
-            return LinuxProcessMemory.at(procfsRoot);
+            return LinuxProcessMemory.at(procfsRoot, this::processes);
         });
         this.openFiles = new Lazy<>(() -> {
             processes();
-            return LinuxOpenFiles.at(procfsRoot);
+            return LinuxOpenFiles.at(procfsRoot, this::processes);
         });
         this.resources = new Lazy<>(() -> {
             processes();
             return LinuxSystemResources.at(procfsRoot, sysfsRoot);
         });
         this.live = new Lazy<>(this::isLiveProc);
-        this.events = new Lazy<>(() -> live() ? LinuxProcessEvents.of(processes())
-                : LinuxProcessEvents.diffingOnly(processes(), "only snapshot diffing reads " + procfsRoot
-                        + ": the kernel's sources report this system's processes"));
+        // The kernel log and the cgroup mounts (OOM counters) are this Procscope's: a floor opens no root itself.
+        this.events = new Lazy<>(() -> live() ? LinuxProcessEvents.of(processes(), this::kernelLog, resources::get)
+                : LinuxProcessEvents.diffingOnly(processes(), this::kernelLog, "only snapshot diffing reads "
+                        + procfsRoot + ": the kernel's sources report this system's processes"));
         // Under another root, the kernel's connector would report this system's processes, not that root's.
         this.signals = new Lazy<>(() -> live()
                 ? LinuxSignals.using(processes()) : LinuxSignals.readingOnly(processes(), procfsRoot));
@@ -127,7 +128,7 @@ final class LinuxProcscope implements Procscope {
 
     @Override
     public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
-        return processes().jobTree(root, options);
+        return processes().jobTree(root, options, memory());
     }
 
     @Override

@@ -26,7 +26,7 @@ import java.util.concurrent.RecursiveTask;
  * {@code lstat}s every entry once, does not follow symbolic links, does not enter directories on another
  * device, and counts a file with several links once, by (device, inode).
  */
-public final class DirectoryWalker {
+final class DirectoryWalker {
     private static final Comparator<DirectoryTotal> LARGEST_FIRST = Comparator
             .comparingLong(DirectoryTotal::allocatedBytes).reversed()
             .thenComparing(Comparator.comparingLong(DirectoryTotal::apparentBytes).reversed())

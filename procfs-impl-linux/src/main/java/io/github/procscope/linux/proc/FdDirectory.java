@@ -20,9 +20,9 @@ import java.util.function.IntConsumer;
  * what a failed listing means is decided by {@link ReadFailures}. An entry is a descriptor when its name is a
  * decimal number up to {@link Integer#MAX_VALUE}; nothing else lives there, and anything else is skipped.
  */
-public final class FdDirectory {
+final class FdDirectory {
     /** How a listing that must not throw ended. */
-    public enum Status {
+    enum Status {
         /** Listed whole. */
         READ,
         /** The directory or its entries are refused to the caller (another user's process, a security module). */
@@ -37,7 +37,7 @@ public final class FdDirectory {
      * @param status how it ended
      * @param fds    the descriptors listed, ascending; empty unless {@link Status#READ}
      */
-    public record Listing(Status status, int[] fds) {
+    record Listing(Status status, int[] fds) {
         /** @return a copy of the descriptors */
         @Override
         public int[] fds() {
@@ -52,7 +52,7 @@ public final class FdDirectory {
      * @param pidDir a process's directory, {@code ROOT/PID}
      * @return its descriptor directory, {@code ROOT/PID/fd}
      */
-    public static Path of(Path pidDir) {
+    static Path of(Path pidDir) {
         return pidDir.resolve("fd");
     }
 
@@ -66,7 +66,7 @@ public final class FdDirectory {
      * @throws ProcessAccessDeniedException if the caller may not list them
      * @throws ProcfsException              for any other failure, naming the directory
      */
-    public static int[] list(long pid, Path pidDir) {
+    static int[] list(long pid, Path pidDir) {
         Path fdDir = of(pidDir);
         return ReadFailures.read(pid, pidDir, fdDir, () -> sorted(fdDir));
     }
@@ -78,7 +78,7 @@ public final class FdDirectory {
      * @param pidDir the process's directory
      * @return its descriptors, ascending, or why there are none
      */
-    public static Listing scan(Path pidDir) {
+    static Listing scan(Path pidDir) {
         try {
             return new Listing(Status.READ, sorted(of(pidDir)));
         } catch (IOException e) {
@@ -94,7 +94,7 @@ public final class FdDirectory {
      * @param pidDir the process's directory
      * @return the number of descriptors, or -1 when it cannot be listed (another user's process, a process gone)
      */
-    public static int count(Path pidDir) {
+    static int count(Path pidDir) {
         int[] n = new int[1];
         try {
             walk(of(pidDir), fd -> n[0]++);

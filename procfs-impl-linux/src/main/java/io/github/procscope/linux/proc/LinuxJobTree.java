@@ -14,6 +14,7 @@ import io.github.procscope.api.job.JobMember;
 import io.github.procscope.api.job.JobSample;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
+import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessSnapshot;
 import io.github.procscope.linux.sys.ProcBuffer;
@@ -87,7 +88,8 @@ public final class LinuxJobTree implements JobTree {
         this.adopted = new TreeMembers(this.root);
     }
 
-    static LinuxJobTree open(LinuxProcfs procfs, ProcessKey root, JobTreeOptions options) {
+    static LinuxJobTree open(LinuxProcfs procfs, ProcessMemory memory, ProcessKey root, JobTreeOptions options) {
+        Objects.requireNonNull(memory, "memory");
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(options, "options");
         Path children = Path.of(procfs.prefix() + root.pid(), "task", Long.toString(root.pid()), "children");
@@ -100,7 +102,7 @@ public final class LinuxJobTree implements JobTree {
                     : " does not exist: the kernel was built without CONFIG_PROC_CHILDREN")
                     + "; each refresh reads every process");
         }
-        LinuxJobTree t = new LinuxJobTree(root, options, new ProcfsReads(procfs), d, why);
+        LinuxJobTree t = new LinuxJobTree(root, options, new ProcfsReads(procfs, memory), d, why);
         t.scanForAdopted();
         return t;
     }
@@ -269,12 +271,23 @@ public final class LinuxJobTree implements JobTree {
     public static final class ProcfsReads implements Reads {
         private final LinuxProcfs procfs;
         private final ProcBuffer buf = new ProcBuffer();
-        private LinuxProcessMemory memory;
+        /** Where PSS is read; null: not by these reads. */
+        private final ProcessMemory memory;
         /** The uptime read at the start of the refresh: each process's elapsed time is measured against it. */
         private Duration uptime;
 
+        /** @param procfs the table whose processes are read; PSS is not read (always empty) */
         public ProcfsReads(LinuxProcfs procfs) {
+            this(procfs, null);
+        }
+
+        /**
+         * @param procfs the table whose processes are read
+         * @param memory the memory reader of the same root, for PSS
+         */
+        ProcfsReads(LinuxProcfs procfs, ProcessMemory memory) {
             this.procfs = procfs;
+            this.memory = memory;
         }
 
         @Override
@@ -318,10 +331,10 @@ public final class LinuxJobTree implements JobTree {
 
         @Override
         public OptionalLong pss(long pid) {
+            if (memory == null) {
+                return OptionalLong.empty();
+            }
             try {
-                if (memory == null) {
-                    memory = LinuxProcessMemory.at(procfs.root());
-                }
                 return OptionalLong.of(memory.totals(pid).pssBytes());
             } catch (ProcscopeException e) {
                 return OptionalLong.empty(); // gone, denied, or a zombie without maps

@@ -14,6 +14,7 @@ import io.github.procscope.api.files.HeldFilesScan;
 import io.github.procscope.api.files.OpenFd;
 import io.github.procscope.api.files.OpenFiles;
 import io.github.procscope.api.process.ProcessStat;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.linux.parse.AuxvParser;
 import io.github.procscope.linux.parse.FdinfoParser;
 import io.github.procscope.linux.parse.MountinfoParser;
@@ -44,6 +45,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
+import java.util.function.Supplier;
 
 /**
  * Open files from a Linux procfs, rooted at a directory: {@code /proc} for the live system, or a fixture
@@ -66,25 +68,29 @@ public final class LinuxOpenFiles implements OpenFiles {
     private final ProcessKeys keys;
     private final OpenFlagBits flagBits;
 
-    private LinuxOpenFiles(Path root, KernelConstants constants, OpenFlagBits flagBits) {
+    private LinuxOpenFiles(Path root, Supplier<? extends ProcessTable> liveTable, KernelConstants constants,
+                           OpenFlagBits flagBits) {
         this.root = root;
-        this.keys = new ProcessKeys(root, constants);
+        this.keys = new ProcessKeys(root, constants, liveTable);
         this.constants = constants;
         this.flagBits = flagBits;
     }
 
     /**
-     * @param root a procfs mount, or a fixture tree with the same layout
+     * @param root      a procfs mount, or a fixture tree with the same layout
+     * @param liveTable the process table of the live {@code /proc}, asked only when the root is the live one: a
+     *                  key's exact form there is the one {@code ProcessTable.key(long)} reads
      * @return the reader under that root; open flags are decoded with this machine's values of {@code O_*}
      * @throws ProcfsUnavailableException if the root is not a directory
      */
-    public static LinuxOpenFiles at(Path root) {
+    public static LinuxOpenFiles at(Path root, Supplier<? extends ProcessTable> liveTable) {
         ProcRoot.requireDirectory(root, "root");
-        return new LinuxOpenFiles(root, AuxvParser.detect(), OpenFlagBits.forThisMachine());
+        return new LinuxOpenFiles(root, Objects.requireNonNull(liveTable, "liveTable"), AuxvParser.detect(),
+                OpenFlagBits.forThisMachine());
     }
 
     /** @return the procfs root this reader reads */
-    public Path root() {
+    Path root() {
         return root;
     }
 

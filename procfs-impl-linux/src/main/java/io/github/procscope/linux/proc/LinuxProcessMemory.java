@@ -11,6 +11,7 @@ import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.memory.SmapsCounters;
 import io.github.procscope.api.memory.TotalsSource;
 import io.github.procscope.api.process.ProcessStat;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.linux.parse.AuxvParser;
 import io.github.procscope.linux.parse.MapsParser;
 import io.github.procscope.linux.parse.SmapsParser;
@@ -23,6 +24,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The memory of processes from a Linux procfs, rooted at a directory: {@code /proc} for the live system,
@@ -44,24 +46,26 @@ public final class LinuxProcessMemory implements ProcessMemory {
     private final KernelConstants constants;
     private final ProcessKeys keys;
 
-    private LinuxProcessMemory(Path root, KernelConstants constants) {
+    private LinuxProcessMemory(Path root, Supplier<? extends ProcessTable> liveTable, KernelConstants constants) {
         this.root = root;
-        this.keys = new ProcessKeys(root, constants);
+        this.keys = new ProcessKeys(root, constants, liveTable);
         this.constants = constants;
     }
 
     /**
-     * @param root a procfs mount, or a fixture tree with the same layout
+     * @param root      a procfs mount, or a fixture tree with the same layout
+     * @param liveTable the process table of the live {@code /proc}, asked only when the root is the live one: a
+     *                  key's exact form there is the one {@code ProcessTable.key(long)} reads
      * @return the reader under that root
      * @throws ProcfsUnavailableException if the root is not a directory
      */
-    public static LinuxProcessMemory at(Path root) {
+    public static LinuxProcessMemory at(Path root, Supplier<? extends ProcessTable> liveTable) {
         ProcRoot.requireDirectory(root, "root");
-        return new LinuxProcessMemory(root, AuxvParser.detect());
+        return new LinuxProcessMemory(root, Objects.requireNonNull(liveTable, "liveTable"), AuxvParser.detect());
     }
 
     /** @return the procfs root this reader reads */
-    public Path root() {
+    Path root() {
         return root;
     }
 

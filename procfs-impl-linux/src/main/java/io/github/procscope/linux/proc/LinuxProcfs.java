@@ -8,6 +8,7 @@ import io.github.procscope.api.core.ProcfsException;
 import io.github.procscope.api.core.ProcfsUnavailableException;
 import io.github.procscope.api.job.JobTree;
 import io.github.procscope.api.job.JobTreeOptions;
+import io.github.procscope.api.memory.ProcessMemory;
 import io.github.procscope.api.process.Facet;
 import io.github.procscope.api.process.ProcessInfo;
 import io.github.procscope.api.process.ProcessIo;
@@ -715,10 +716,11 @@ public final class LinuxProcfs implements ProcessTable {
      *
      * @param root    the job's root, checked by its start time
      * @param options what to read per process
+     * @param memory  the memory reader of this table's root, for PSS
      * @return the tree
      */
-    public JobTree jobTree(ProcessKey root, JobTreeOptions options) {
-        return LinuxJobTree.open(this, root, options);
+    public JobTree jobTree(ProcessKey root, JobTreeOptions options, ProcessMemory memory) {
+        return LinuxJobTree.open(this, memory, root, options);
     }
 
     /** @return a file reader for several processes in a row (closed by the caller) */

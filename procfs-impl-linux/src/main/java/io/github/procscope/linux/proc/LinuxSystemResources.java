@@ -87,7 +87,7 @@ public final class LinuxSystemResources implements SystemResources {
      * @throws ProcfsUnavailableException if either root is not a directory
      * @throws IllegalArgumentException   if the parallelism is not between 1 and 256
      */
-    public static LinuxSystemResources at(Path procRoot, Path sysRoot, int walkParallelism) {
+    static LinuxSystemResources at(Path procRoot, Path sysRoot, int walkParallelism) {
         ProcRoot.requireDirectory(procRoot, "procRoot");
         ProcRoot.requireDirectory(sysRoot, "sysRoot");
         if (walkParallelism < 1 || walkParallelism > 256) {
@@ -97,12 +97,12 @@ public final class LinuxSystemResources implements SystemResources {
     }
 
     /** @return the procfs root */
-    public Path procRoot() {
+    Path procRoot() {
         return proc;
     }
 
     /** @return the sysfs root */
-    public Path sysRoot() {
+    Path sysRoot() {
         return sys;
     }
 
@@ -300,7 +300,7 @@ public final class LinuxSystemResources implements SystemResources {
     }
 
     /** @return where a mount point under {@code /sys} lies under the sysfs root {@code sys}; others as they are */
-    public static Path underSys(Path sys, String mountPoint) {
+    static Path underSys(Path sys, String mountPoint) {
         if (mountPoint.equals("/sys")) {
             return sys;
         }

@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /** The one check of a root a reader is built on: every reader of this floor validates its roots here. */
-public final class ProcRoot {
+final class ProcRoot {
     private ProcRoot() {
     }
 
@@ -18,7 +18,7 @@ public final class ProcRoot {
      * @throws NullPointerException       if it is null
      * @throws ProcfsUnavailableException if it does not exist or is not a directory
      */
-    public static Path requireDirectory(Path root, String name) {
+    static Path requireDirectory(Path root, String name) {
         Objects.requireNonNull(root, name);
         if (!Files.isDirectory(root)) {
             throw new ProcfsUnavailableException(root, Files.exists(root) ? "it is not a directory"

@@ -3,10 +3,13 @@ package io.github.procscope.linux.proc;
 import io.github.procscope.api.core.NoSuchProcessException;
 import io.github.procscope.api.core.Pids;
 import io.github.procscope.api.core.ProcessKey;
+import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.linux.sys.KernelConstants;
 import io.github.procscope.linux.sys.ProcBuffer;
 
 import java.nio.file.Path;
+import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * The identity of a process as a rooted reader gives it: under the live {@code /proc}, the exact form through the
@@ -18,18 +21,24 @@ final class ProcessKeys {
     private final Path root;
     private final KernelConstants constants;
     private final boolean live;
-    private volatile LinuxProcfs liveTable;
+    private final Supplier<? extends ProcessTable> liveTable;
 
-    ProcessKeys(Path root, KernelConstants constants) {
+    /**
+     * @param root      the procfs root
+     * @param constants the kernel's constants, for start times under another root
+     * @param liveTable the process table of the live {@code /proc}, asked only when the root is the live one
+     */
+    ProcessKeys(Path root, KernelConstants constants, Supplier<? extends ProcessTable> liveTable) {
         this.root = root;
         this.constants = constants;
         this.live = root.toAbsolutePath().normalize().equals(Path.of("/proc"));
+        this.liveTable = Objects.requireNonNull(liveTable, "liveTable");
     }
 
     ProcessKey key(long pid) {
         Pids.requireValid(pid);
         if (live) {
-            return liveTable().key(pid);
+            return liveTable.get().key(pid);
         }
         Path dir = root.resolve(Long.toString(pid));
         ProcBuffer buf = new ProcBuffer(4096);
@@ -41,14 +50,5 @@ final class ProcessKeys {
             }
         }
         return new ProcessKey(pid, start);
-    }
-
-    private LinuxProcfs liveTable() {
-        LinuxProcfs t = liveTable;
-        if (t == null) {
-            t = LinuxProcfs.at(Path.of("/proc"));
-            liveTable = t;
-        }
-        return t;
     }
 }

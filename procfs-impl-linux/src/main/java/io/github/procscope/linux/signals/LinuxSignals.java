@@ -139,7 +139,7 @@ public final class LinuxSignals implements Signals {
     }
 
     /** @return a sender like this one that never uses pidfds: kill(2) after a start-time check, and backoff */
-    public LinuxSignals withoutPidfd() {
+    LinuxSignals withoutPidfd() {
         return new LinuxSignals(table, nat, allowSelf, allowInit, false);
     }
 

@@ -25,7 +25,7 @@ public final class ByteCursor {
     private final int end;
     private int pos;
 
-    public ByteCursor(Path source, byte[] buf, int start, int end) {
+    ByteCursor(Path source, byte[] buf, int start, int end) {
         this(() -> source, buf, start, end);
     }
 

@@ -13,10 +13,10 @@ public final class Errno {
     public static final int EINTR = 4;
     public static final int EAGAIN = 11;
     public static final int EACCES = 13;
-    public static final int ENOTDIR = 20;
+    static final int ENOTDIR = 20;
     public static final int EINVAL = 22;
     public static final int EPIPE = 32;
-    public static final int ENOSYS = 38;
+    static final int ENOSYS = 38;
 
     private Errno() {
     }

@@ -86,7 +86,7 @@ public final class FsCalls {
         private static final long serialVersionUID = 1L;
         private final int errno;
 
-        public NativeErrno(String call, String path, int errno) {
+        NativeErrno(String call, String path, int errno) {
             super(call + "(" + path + ") failed: " + Errno.describe(errno), null, false, false);
             this.errno = errno;
         }
@@ -131,7 +131,7 @@ public final class FsCalls {
             return st.ino;
         }
 
-        public int mode() {
+        int mode() {
             return st.mode;
         }
 

@@ -34,7 +34,7 @@ public final class NativeWalls {
      *         build has it (a build made without a JDK 22+ compiler has not), {@code jnr} otherwise
      * @throws IllegalArgumentException if the property names no back end
      */
-    public static String chosen() {
+    static String chosen() {
         String forced = System.getProperty(NativeWall.BACKEND_PROPERTY, "").trim().toLowerCase(Locale.ROOT);
         if (forced.isEmpty()) {
             return Runtime.version().feature() >= 22 && ffmBuilt() ? FFM : JNR;

@@ -285,7 +285,7 @@ public final class ProcessCalls {
      * @return whether this JVM is the child subreaper of its descendants ({@code prctl(PR_GET_CHILD_SUBREAPER)})
      * @throws IllegalStateException if the kernel refuses to say
      */
-    public boolean childSubreaper() {
+    boolean childSubreaper() {
         int r = wall.childSubreaper();
         if (r < 0) {
             throw new IllegalStateException("prctl(PR_GET_CHILD_SUBREAPER) failed with errno " + -r);
@@ -305,7 +305,7 @@ public final class ProcessCalls {
      * @param env  its whole environment
      * @return the pid, or the error number ({@code ENOENT}: not found)
      */
-    public Spawned spawnInNewSession(List<String> argv, Map<String, String> env) {
+    Spawned spawnInNewSession(List<String> argv, Map<String, String> env) {
         return spawnInNewSession(argv, env, -1);
     }
 

@@ -55,7 +55,8 @@ class DoctorSystemTest {
                 .kernelLog(LinuxKernelLog.at(Fixtures.path("kmsg/clean.txt"), proc.bootTime()))
                 .systemResources(LinuxSystemResources.at(Fixtures.path("proc-clean"), Fixtures.path("sys-clean")))
                 .sysfsRoot(Fixtures.path("sys-clean"))
-                .openFiles(LinuxOpenFiles.at(Fixtures.path("proc-clean")))
+                .openFiles(LinuxOpenFiles.at(Fixtures.path("proc-clean"),
+                        () -> LinuxProcfs.at(Fixtures.path("proc-clean"))))
                 .build().examine(NOW.withDiskThresholds(99, 99));
         assertEquals(List.of(), d.findings());
         assertEquals(List.of("disk i/o: a sample window of 0 measures no rates"), d.skipped());

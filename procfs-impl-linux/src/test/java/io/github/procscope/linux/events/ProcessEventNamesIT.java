@@ -119,7 +119,7 @@ class ProcessEventNamesIT {
         assumeTrue(isRoot(), "the process connector needs CAP_NET_ADMIN");
         ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
         try (Spawned spawned = new Spawned();
-             EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+             EventSubscription sub = LiveEvents.of(proc).subscribe(c, Duration.ofMillis(50),
                      EventSource.NETLINK)) {
             // 2,000 children: every other one execs true, the rest exit as forks of the helper. The helper reaps
             // them only once their EXITs have come: an exec'd name is read from /proc when its EXEC is delivered,
@@ -172,7 +172,7 @@ class ProcessEventNamesIT {
             cmd.addAll(List.of(LASTING_STORM));
             Process storm = spawned.start(cmd.toArray(String[]::new));
             ProcessKey root = proc.process(storm.pid(), Set.of()).key();
-            try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribeTree(root, c, Duration.ofMillis(100),
+            try (EventSubscription sub = LiveEvents.of(proc).subscribeTree(root, c, Duration.ofMillis(100),
                     EventSource.PIDFD)) {
                 assertTrue(storm.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
                 c.await(e -> e.type() == EventType.EXIT && e.pid() == storm.pid(), "the storm's own exit");
@@ -212,7 +212,7 @@ class ProcessEventNamesIT {
     void everyExitOfAStormHasItsNameThroughSnapshotDiffing() throws Exception {
         ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
         try (Spawned spawned = new Spawned();
-             EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(100),
+             EventSubscription sub = LiveEvents.of(proc).subscribe(c, Duration.ofMillis(100),
                      EventSource.SNAPSHOT_DIFF)) {
             List<String> cmd = new java.util.ArrayList<>(List.of(NativeHelpers.executable("fork_storm").toString()));
             cmd.addAll(List.of(LASTING_STORM));
@@ -269,9 +269,9 @@ class ProcessEventNamesIT {
                         p = spawned.start(renamer(dir));
                         Spawned.await(TIMEOUT, "the shell runs", () -> comm(p.pid()).equals("sh"));
                         ProcessKey key = proc.process(p.pid(), Set.of()).key();
-                        sub = LinuxProcessEvents.of(proc).subscribeTree(key, c, Duration.ofMillis(50), source);
+                        sub = LiveEvents.of(proc).subscribeTree(key, c, Duration.ofMillis(50), source);
                     } else {
-                        sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50), source);
+                        sub = LiveEvents.of(proc).subscribe(c, Duration.ofMillis(50), source);
                         p = spawned.start(renamer(dir));
                         c.await(e -> e.pid() == p.pid() && e.comm().equals(Optional.of("sh")), "the shell seen");
                     }

@@ -67,7 +67,7 @@ class ProcessEventsFlowIT {
 
     @Test
     void aSlowSubscriberHasEventsDroppedAndCountedInOrderWithoutBlockingTheReader() throws Exception {
-        Flow.Publisher<ProcessEvent> pub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc"))).publisher(Duration.ofMillis(50), 8);
+        Flow.Publisher<ProcessEvent> pub = LiveEvents.of(LinuxProcfs.at(Path.of("/proc"))).publisher(Duration.ofMillis(50), 8);
         Slow slow = new Slow(4);
         pub.subscribe(slow);
         assertTrue(slow.subscribed.await(10, TimeUnit.SECONDS));
@@ -131,7 +131,7 @@ class ProcessEventsFlowIT {
     @Test
     void aRequestThatIsNotPositiveEndsWithAnError() throws Exception {
         Slow s = new Slow(1);
-        LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc"))).publisher(Duration.ofMillis(50), 4).subscribe(s);
+        LiveEvents.of(LinuxProcfs.at(Path.of("/proc"))).publisher(Duration.ofMillis(50), 4).subscribe(s);
         assertTrue(s.subscribed.await(10, TimeUnit.SECONDS));
         s.subscription.get().request(0);
         assertTrue(s.error.get() instanceof IllegalArgumentException, String.valueOf(s.error.get()));
@@ -140,7 +140,7 @@ class ProcessEventsFlowIT {
 
     @Test
     void badArgumentsAreRefused() {
-        LinuxProcessEvents ev = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc")));
+        LinuxProcessEvents ev = LiveEvents.of(LinuxProcfs.at(Path.of("/proc")));
         assertThrows(IllegalArgumentException.class, () -> ev.publisher(Duration.ofMillis(50), 0));
         assertThrows(IllegalArgumentException.class, () -> ev.publisher(Duration.ofMillis(1), 4));
         assertThrows(NullPointerException.class, () -> ev.publisher(Duration.ofMillis(50), 4).subscribe(null));

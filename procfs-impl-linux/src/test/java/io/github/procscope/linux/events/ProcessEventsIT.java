@@ -7,7 +7,6 @@ import io.github.procscope.api.events.EventType;
 import io.github.procscope.api.events.ProcessEvent;
 import io.github.procscope.api.events.ProcessEventListener;
 import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.sys.NativeWalls;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -212,7 +211,7 @@ class ProcessEventsIT {
         // subscription, a few times; what arrived was checked each time, and what did not was counted as lost.
         for (int attempt = 1; ; attempt++) {
             Collector c = new Collector();
-            try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+            try (EventSubscription sub = LiveEvents.of(proc).subscribe(c, Duration.ofMillis(50),
                     EventSource.NETLINK)) {
                 assertEquals(EventSource.NETLINK, sub.source());
                 assertEquals(Optional.empty(), sub.fallbackReason());
@@ -234,7 +233,7 @@ class ProcessEventsIT {
     void pidfdsReportExitStatusOfThisJvmsChildrenWithoutStealingIt(@TempDir Path dir) throws Exception {
         Collector c = new Collector();
         ProcessKey self = proc.process(ProcessHandle.current().pid(), Set.of()).key();
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribeTree(self, c, Duration.ofMillis(50),
+        try (EventSubscription sub = LiveEvents.of(proc).subscribeTree(self, c, Duration.ofMillis(50),
                 EventSource.PIDFD)) {
             assertEquals(EventSource.PIDFD, sub.source());
             // stagedLifecycle's Process.waitFor() calls return the real exit codes: the status was not stolen
@@ -253,7 +252,7 @@ class ProcessEventsIT {
         ProcessKey root = proc.process(shell.pid(), Set.of()).key();
         Collector c = new Collector();
         boolean exitInfo = kernelAtLeast(6, 15);
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribeTree(root, c, Duration.ofMillis(50),
+        try (EventSubscription sub = LiveEvents.of(proc).subscribeTree(root, c, Duration.ofMillis(50),
                 EventSource.PIDFD)) {
             assertEquals(EventSource.PIDFD, sub.source());
             ProcessEvent fork3 = c.await(e -> e.type() == EventType.FORK && e.ppid().orElse(-1) == shell.pid()
@@ -334,9 +333,9 @@ class ProcessEventsIT {
     void asRootTheDefaultSourceIsTheConnectorOnEitherBackEnd() {
         // The connector's socket goes through the native wall: JDK 25's FFM back end uses it as JDK 17's jnr does.
         assumeTrue(isRoot(), "the connector needs CAP_NET_ADMIN");
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(new Collector(), Duration.ofMillis(50))) {
-            assertEquals(EventSource.NETLINK, sub.source(), sub.fallbackReason().orElse("") + " on "
-                    + NativeWalls.chosen());
+        try (EventSubscription sub = LiveEvents.of(proc).subscribe(new Collector(), Duration.ofMillis(50))) {
+            assertEquals(EventSource.NETLINK, sub.source(), sub.fallbackReason().orElse("") + " on JDK "
+                    + Runtime.version());
             assertTrue(sub.fallbackReason().isEmpty());
         }
     }
@@ -345,7 +344,7 @@ class ProcessEventsIT {
     void aTreeIsWatchedThroughTheBestSourceWithItsReason() throws Exception {
         ProcessKey self = proc.process(ProcessHandle.current().pid(), Set.of()).key();
         Collector c = new Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribeTree(self, c, Duration.ofMillis(50))) {
+        try (EventSubscription sub = LiveEvents.of(proc).subscribeTree(self, c, Duration.ofMillis(50))) {
             if (sub.source() != EventSource.NETLINK) {
                 assertEquals(EventSource.PIDFD, sub.source(), "pidfds before snapshot diffing for a tree");
                 assertTrue(sub.fallbackReason().orElseThrow().contains("process connector"), sub.fallbackReason().get());
@@ -368,17 +367,17 @@ class ProcessEventsIT {
                 continue;
             }
             org.junit.jupiter.api.Assertions.assertThrows(io.github.procscope.api.core.NoSuchProcessException.class,
-                    () -> LinuxProcessEvents.of(proc).subscribeTree(reused, new Collector(), Duration.ofMillis(50), s),
+                    () -> LiveEvents.of(proc).subscribeTree(reused, new Collector(), Duration.ofMillis(50), s),
                     s.name());
         }
         org.junit.jupiter.api.Assertions.assertThrows(io.github.procscope.api.events.EventsUnavailableException.class,
-                () -> LinuxProcessEvents.of(proc).subscribe(new Collector(), Duration.ofMillis(50), EventSource.PIDFD));
+                () -> LiveEvents.of(proc).subscribe(new Collector(), Duration.ofMillis(50), EventSource.PIDFD));
     }
 
     @Test
     void snapshotDiffingReportsTheSameWithoutExitStatus(@TempDir Path dir) throws Exception {
         Collector c = new Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+        try (EventSubscription sub = LiveEvents.of(proc).subscribe(c, Duration.ofMillis(50),
                 EventSource.SNAPSHOT_DIFF)) {
             assertEquals(EventSource.SNAPSHOT_DIFF, sub.source());
             assertTrue(sub.fallbackReason().isPresent());
@@ -390,7 +389,7 @@ class ProcessEventsIT {
     void aBurstOfFiveThousandProcessesIsReportedOrTheLossIsCounted() throws Exception {
         assumeTrue(isRoot(), "the process connector needs CAP_NET_ADMIN");
         Collector c = new Collector();
-        try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofMillis(50),
+        try (EventSubscription sub = LiveEvents.of(proc).subscribe(c, Duration.ofMillis(50),
                 EventSource.NETLINK)) {
             Process burst = new ProcessBuilder("sh", "-c", "i=0; while [ $i -lt 5000 ]; do /bin/true; i=$((i+1)); done")
                     .start();

@@ -32,7 +32,7 @@ public class ProcessEventsNobodyIT {
     public static final class Probe {
         public static void main(String[] args) throws Exception {
             LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
-            LinuxProcessEvents events = LinuxProcessEvents.of(proc);
+            LinuxProcessEvents events = LiveEvents.of(proc);
             System.out.println("uid=" + new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc/self/status")),
                     StandardCharsets.UTF_8).lines().filter(l -> l.startsWith("Uid:")).findFirst().orElse("?")
                     .split("\\s+")[1]);

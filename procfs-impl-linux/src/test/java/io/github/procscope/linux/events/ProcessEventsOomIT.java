@@ -57,7 +57,7 @@ class ProcessEventsOomIT {
             ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
             try (MemoryCgroup cg = MemoryCgroup.create("procscope-oom-events", 48L << 20).orElseThrow();
                  Spawned spawned = new Spawned();
-                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc"))).subscribe(c,
+                 EventSubscription sub = LiveEvents.of(LinuxProcfs.at(Path.of("/proc"))).subscribe(c,
                          Duration.ofMillis(50), EventSource.NETLINK)) {
                 assertEquals(EventSource.NETLINK, sub.source());
                 Process p = spawned.start("sh", "-c", cg.enterCommand() + hog + " 1024");
@@ -81,7 +81,7 @@ class ProcessEventsOomIT {
         stageUntilSeen("the plain SIGKILL", () -> {
             ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
             try (Spawned spawned = new Spawned();
-                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc"))).subscribe(c,
+                 EventSubscription sub = LiveEvents.of(LinuxProcfs.at(Path.of("/proc"))).subscribe(c,
                          Duration.ofMillis(50), EventSource.NETLINK)) {
                 assertEquals(EventSource.NETLINK, sub.source());
                 Process sleeper = spawned.start("sleep", "300");
@@ -122,7 +122,7 @@ class ProcessEventsOomIT {
             ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
             try (MemoryCgroup cg = MemoryCgroup.create("procscope-oom-counter", 48L << 20).orElseThrow();
                  Spawned spawned = new Spawned();
-                 EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc")), ProcessEventsOomIT::unreadableLog)
+                 EventSubscription sub = LiveEvents.of(LinuxProcfs.at(Path.of("/proc")), ProcessEventsOomIT::unreadableLog)
                          .subscribe(c, Duration.ofMillis(50), EventSource.NETLINK)) {
                 assertEquals(EventSource.NETLINK, sub.source());
                 Process p = spawned.start("sh", "-c", cg.enterCommand() + hog + " 1024 300");
@@ -158,7 +158,7 @@ class ProcessEventsOomIT {
             Process p = spawned.start("sh", "-c", cg.enterCommand() + "sh -c '" + hog + " 1024 500; exit 7'");
             LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
             var root = proc.process(p.pid(), java.util.Set.of()).key();
-            try (EventSubscription sub = LinuxProcessEvents.of(proc, ProcessEventsOomIT::unreadableLog)
+            try (EventSubscription sub = LiveEvents.of(proc, ProcessEventsOomIT::unreadableLog)
                     .subscribeTree(root, c, Duration.ofMillis(50), EventSource.PIDFD)) {
                 assertEquals(EventSource.PIDFD, sub.source());
                 assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the shell ended");
@@ -196,7 +196,7 @@ class ProcessEventsOomIT {
         ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
         java.util.List<Process> sleepers = new java.util.ArrayList<>();
         try (Spawned spawned = new Spawned();
-             EventSubscription sub = LinuxProcessEvents.of(LinuxProcfs.at(Path.of("/proc")), () -> counted).subscribe(c,
+             EventSubscription sub = LiveEvents.of(LinuxProcfs.at(Path.of("/proc")), () -> counted).subscribe(c,
                      Duration.ofMillis(50), EventSource.NETLINK)) {
             for (int i = 0; i < 50; i++) {
                 sleepers.add(spawned.start("sleep", "60"));

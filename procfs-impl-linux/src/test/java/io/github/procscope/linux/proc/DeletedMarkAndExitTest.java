@@ -46,7 +46,7 @@ class DeletedMarkAndExitTest {
             Files.delete(gone);
             assertTrue(a.getFD().valid() && b.getFD().valid(), "both files are held open");
 
-            List<OpenFd> fds = LinuxOpenFiles.at(Path.of("/proc")).fds(ME);
+            List<OpenFd> fds = LinuxOpenFiles.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc"))).fds(ME);
             OpenFd liveFd = fds.stream().filter(f -> f.target().equals(live.toString())).findFirst().orElseThrow();
             assertFalse(liveFd.deleted(), "open, one link, merely named so");
             assertEquals(Optional.of(live.toString()), liveFd.path());
@@ -55,14 +55,14 @@ class DeletedMarkAndExitTest {
             assertTrue(goneFd.deleted());
             assertEquals(Optional.of(gone.toString()), goneFd.path());
 
-            List<MemoryRegion> regions = LinuxProcessMemory.at(Path.of("/proc")).maps(ME).regions();
+            List<MemoryRegion> regions = LinuxProcessMemory.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc"))).maps(ME).regions();
             MemoryRegion region = regions.stream().filter(r -> r.pathname().orElse("").startsWith(dir.toString()))
                     .findFirst().orElseThrow(() -> new AssertionError("the mapping is listed"));
             assertFalse(region.deleted(), region.toString());
             assertEquals(Optional.of(live.toString()), region.pathname());
             assertTrue(mapped.capacity() > 0);
         }
-        assertTrue(LinuxOpenFiles.at(Path.of("/proc")).deletedFiles().files().stream()
+        assertTrue(LinuxOpenFiles.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc"))).deletedFiles().files().stream()
                 .noneMatch(f -> f.path().equals(live.toString())), "the scan agrees");
     }
 
@@ -79,13 +79,13 @@ class DeletedMarkAndExitTest {
             refused = false;
         }
         assumeTrue(refused, "pid 1's descriptors are readable here");
-        assertTrue(LinuxOpenFiles.at(Path.of("/proc")).deletedFiles().unreadablePids().contains(1L),
+        assertTrue(LinuxOpenFiles.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc"))).deletedFiles().unreadablePids().contains(1L),
                 "a deleted file held by pid 1 could be missed: pid 1 must be named");
     }
 
     @Test
     void aProcessExitingWhileItsMemoryIsReadIsGoneNotDenied() throws Exception {
-        LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"));
+        LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc")));
         int gone = 0;
         for (int i = 0; i < 100; i++) {
             Process p = new ProcessBuilder("sh", "-c", "exit 0").start();

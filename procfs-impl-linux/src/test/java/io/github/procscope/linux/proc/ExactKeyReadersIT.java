@@ -1,6 +1,5 @@
 package io.github.procscope.linux.proc;
 
-import io.github.procscope.linux.events.LinuxProcessEvents;
 import io.github.procscope.testing.Fixtures;
 
 import io.github.procscope.api.Procscope;
@@ -32,6 +31,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class ExactKeyReadersIT {
     private final Spawned spawned = new Spawned();
     private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
+    private final LinuxProcessMemory memory = LinuxProcessMemory.at(proc.root(), () -> proc);
 
     @AfterEach
     void end() {
@@ -77,7 +77,7 @@ class ExactKeyReadersIT {
     @Test
     void aJobTreeOpenedWithAnExactKeyFindsItsRoot() {
         ProcessKey key = exactKeyOfASleep();
-        JobSample s = proc.jobTree(key, JobTreeOptions.basic()).refresh();
+        JobSample s = proc.jobTree(key, JobTreeOptions.basic(), memory).refresh();
         assertTrue(s.rootAlive(), s.toString());
         assertEquals(key.pid(), s.members().get(0).pid());
     }
@@ -90,7 +90,7 @@ class ExactKeyReadersIT {
             if (source == EventSource.NETLINK && !"root".equals(System.getProperty("user.name"))) {
                 continue;
             }
-            try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribeTree(key, ignore,
+            try (EventSubscription sub = Procscope.system().events().subscribeTree(key, ignore,
                     Duration.ofMillis(50), source)) {
                 assertEquals(source, sub.source());
             }

@@ -37,7 +37,7 @@ class HeldFilesTest {
         Files.createDirectories(root.resolve("7")); // exited: no fd directory any more
         Files.writeString(root.resolve("8"), "not a process directory");
         Files.createDirectories(root.resolve("self"));
-        HeldFilesScan scan = LinuxOpenFiles.at(root).heldFiles("/dev/nvidia");
+        HeldFilesScan scan = LinuxOpenFiles.at(root, () -> LinuxProcfs.at(root)).heldFiles("/dev/nvidia");
         assertEquals(List.of(new HeldFile(5, 4, "/dev/nvidia-uvm"), new HeldFile(20, 3, "/dev/nvidiactl"),
                 new HeldFile(20, 7, "/dev/nvidia1")), scan.files());
         assertEquals(3, scan.processesScanned(), "5, 6 and 20; 7 and 8 are gone");
@@ -47,7 +47,7 @@ class HeldFilesTest {
     @Test
     void anEmptyPrefixIsRefused(@TempDir Path root) {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> LinuxOpenFiles.at(root).heldFiles(""));
+                () -> LinuxOpenFiles.at(root, () -> LinuxProcfs.at(root)).heldFiles(""));
         assertTrue(e.getMessage().contains("prefix"), e.getMessage());
     }
 
@@ -56,7 +56,7 @@ class HeldFilesTest {
         Path held = Files.writeString(dir.resolve("held-by-child"), "");
         try (Spawned spawned = new Spawned()) {
             Process p = spawned.start(new ProcessBuilder("sleep", "600").redirectInput(held.toFile()));
-            LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"));
+            LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc")));
             Spawned.await(Duration.ofSeconds(60), "the child to hold the file",
                     () -> files.heldFiles(held.toString()).files().stream().anyMatch(f -> f.pid() == p.pid()));
             HeldFilesScan scan = files.heldFiles(held.toString());

@@ -46,6 +46,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class JobTreeIT {
     private static final String SCRIPT = "sh -c 'sleep 301 & wait' & (sleep 302 &); sleep 303 & echo ready; wait";
     private final LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
+    private final LinuxProcessMemory memory = LinuxProcessMemory.at(proc.root(), () -> proc);
     private Process root;
     private ProcessKey key;
 
@@ -87,7 +88,7 @@ class JobTreeIT {
             assumeTrue(children, "this kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN is off)");
         }
         if (discovery == Discovery.CHILDREN_FILES || !children) {
-            JobTree tree = proc.jobTree(key, options);
+            JobTree tree = proc.jobTree(key, options, memory);
             assertEquals(discovery, tree.discovery());
             if (children) {
                 assertEquals(Optional.empty(), tree.fallbackReason());
@@ -97,7 +98,7 @@ class JobTreeIT {
             }
             return new Opened(tree, tree.refresh());
         }
-        LinuxJobTree tree = new LinuxJobTree(key, options, new LinuxJobTree.ProcfsReads(proc), discovery,
+        LinuxJobTree tree = new LinuxJobTree(key, options, new LinuxJobTree.ProcfsReads(proc, memory), discovery,
                 Optional.of("chosen by the test"));
         return new Opened(tree, tree.rescan()); // a tree made so has not looked for adopted members yet
     }
@@ -151,7 +152,7 @@ class JobTreeIT {
     @Test
     void aRefreshReadsOnlyTheTreesProcesses() {
         assumeTrue(childrenFiles(), "this kernel has no /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN is off)");
-        CountingReads counting = new CountingReads(new LinuxJobTree.ProcfsReads(proc));
+        CountingReads counting = new CountingReads(new LinuxJobTree.ProcfsReads(proc, memory));
         LinuxJobTree tree = new LinuxJobTree(key, JobTreeOptions.basic().withPss().withOpenFds(), counting,
                 Discovery.CHILDREN_FILES, Optional.empty());
         tree.rescan();
@@ -189,7 +190,7 @@ class JobTreeIT {
 
     @Test
     void theSnapshotFallbackFindsTheJobsProcessesAndSaysWhy() {
-        LinuxJobTree snapshots = new LinuxJobTree(key, JobTreeOptions.basic(), new LinuxJobTree.ProcfsReads(proc),
+        LinuxJobTree snapshots = new LinuxJobTree(key, JobTreeOptions.basic(), new LinuxJobTree.ProcfsReads(proc, memory),
                 Discovery.FULL_SNAPSHOT, Optional.of("forced"));
         JobSample s = snapshots.rescan();
         assertEquals(session(), pids(s));
@@ -199,7 +200,8 @@ class JobTreeIT {
     @Test
     void aReusedOrEndedRootIsRefused() {
         assertThrows(NoSuchProcessException.class,
-                () -> proc.jobTree(new ProcessKey(root.pid(), key.startTimeTicks() + 1), JobTreeOptions.basic()));
+                () -> proc.jobTree(new ProcessKey(root.pid(), key.startTimeTicks() + 1), JobTreeOptions.basic(),
+                        memory));
     }
 
     /** Counts the reads and the distinct pids they touch. */

@@ -60,7 +60,7 @@ class LinuxOpenFilesTest {
 
     @Test
     void readsByKeyCheckTheProcessIsStillTheOneNamed() {
-        LinuxOpenFiles files = LinuxOpenFiles.at(proc);
+        LinuxOpenFiles files = LinuxOpenFiles.at(proc, () -> LinuxProcfs.at(proc));
         ProcessKey key = files.key(4242);
         assertEquals(files.fds(4242), files.fds(key));
         NoSuchProcessException e = assertThrows(NoSuchProcessException.class,
@@ -70,7 +70,7 @@ class LinuxOpenFilesTest {
 
     @Test
     void everyDescriptorIsReadAndClosedOnesAreLeftOut() {
-        List<OpenFd> fds = LinuxOpenFiles.at(proc).fds(4242);
+        List<OpenFd> fds = LinuxOpenFiles.at(proc, () -> LinuxProcfs.at(proc)).fds(4242);
         assertEquals(List.of(0, 1, 3, 4, 7), fds.stream().map(OpenFd::fd).toList());
 
         OpenFd pipe = fds.get(0);
@@ -106,13 +106,13 @@ class LinuxOpenFilesTest {
 
     @Test
     void aMissingProcessIsNoSuchProcess() {
-        assertThrows(NoSuchProcessException.class, () -> LinuxOpenFiles.at(proc).fds(5555));
+        assertThrows(NoSuchProcessException.class, () -> LinuxOpenFiles.at(proc, () -> LinuxProcfs.at(proc)).fds(5555));
     }
 
     @Test
     void aMalformedFdinfoIsAParseErrorNamingTheFile() throws IOException {
         Files.writeString(proc.resolve("4242/fdinfo/3"), "pos:\tnope\nflags:\t02\n");
-        ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> LinuxOpenFiles.at(proc).fds(4242));
+        ProcfsParseException e = assertThrows(ProcfsParseException.class, () -> LinuxOpenFiles.at(proc, () -> LinuxProcfs.at(proc)).fds(4242));
         assertTrue(e.getMessage().contains("4242/fdinfo/3"), e.getMessage());
     }
 

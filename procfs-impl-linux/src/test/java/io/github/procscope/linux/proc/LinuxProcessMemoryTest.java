@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** {@link LinuxProcessMemory} on the fixture tree {@code proc-memory}. */
 class LinuxProcessMemoryTest {
     private static final long K = 1024;
-    private final LinuxProcessMemory memory = LinuxProcessMemory.at(Fixtures.path("proc-memory"));
+    private final LinuxProcessMemory memory = LinuxProcessMemory.at(Fixtures.path("proc-memory"), () -> LinuxProcfs.at(Fixtures.path("proc-memory")));
 
     @Test
     void mapsHaveNoCountersAndSmapsHaveThem() {
@@ -102,7 +102,7 @@ class LinuxProcessMemoryTest {
 
     @Test
     void aRootThatIsNotADirectoryIsRefused() {
-        assertThrows(ProcfsUnavailableException.class, () -> LinuxProcessMemory.at(Path.of("/no/such/proc")));
+        assertThrows(ProcfsUnavailableException.class, () -> LinuxProcessMemory.at(Path.of("/no/such/proc"), () -> LinuxProcfs.at(Path.of("/no/such/proc"))));
     }
 
     @Test

@@ -31,7 +31,7 @@ class ManyMappingsIT {
     private static final int MAPPINGS = 100_000;
     private static final Path MAX_MAP_COUNT = Path.of("/proc/sys/vm/max_map_count");
 
-    private final LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"));
+    private final LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc")));
 
     private static long readMaxMapCount() throws IOException {
         try (var in = Files.newInputStream(MAX_MAP_COUNT)) {

@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** {@link LinuxOpenFiles} against processes this test starts, cross-checked with {@code lsof} and {@code df}. */
 class OpenFilesLiveIT {
     private static final long MIB = 1 << 20;
-    private final LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"));
+    private final LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc")));
     private final LinuxSystemResources system = LinuxSystemResources.at(Path.of("/proc"), Path.of("/sys"));
 
     @Test

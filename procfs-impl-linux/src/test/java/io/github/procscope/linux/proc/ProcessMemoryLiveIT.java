@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** {@link LinuxProcessMemory} against processes this test starts, cross-checked with {@code ps} and {@code pmap}. */
 class ProcessMemoryLiveIT {
     private static final long MIB = 1 << 20;
-    private final LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"));
+    private final LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc")));
 
     @Test
     void reservingVszIsNotResidentUntilTouched() {

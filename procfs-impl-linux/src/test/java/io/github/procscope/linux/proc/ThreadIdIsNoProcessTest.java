@@ -57,8 +57,8 @@ class ThreadIdIsNoProcessTest {
         assertRefused(() -> table.process(tid, Set.of(Facet.STATUS, Facet.CMDLINE)));
         assertRefused(() -> table.key(tid));
         assertRefused(() -> table.plainKey(tid));
-        assertRefused(() -> LinuxProcessMemory.at(Path.of("/proc")).key(tid));
-        assertRefused(() -> LinuxOpenFiles.at(Path.of("/proc")).key(tid));
+        assertRefused(() -> LinuxProcessMemory.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc"))).key(tid));
+        assertRefused(() -> LinuxOpenFiles.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc"))).key(tid));
         assertEquals(pid, table.process(pid, Set.of()).pid());
         assertEquals(pid, table.key(pid).pid());
     }
@@ -68,7 +68,7 @@ class ThreadIdIsNoProcessTest {
         Path root = Files.createSymbolicLink(dir.resolve("proc"), Path.of("/proc"));
         LinuxProcfs table = LinuxProcfs.at(root);
         assertRefused(() -> table.process(tid, Set.of()));
-        assertRefused(() -> LinuxProcessMemory.at(root).key(tid));
+        assertRefused(() -> LinuxProcessMemory.at(root, () -> LinuxProcfs.at(root)).key(tid));
         assertEquals(pid, table.process(pid, Set.of()).pid());
     }
 

@@ -16,8 +16,8 @@ public final class UnprivilegedReader {
      */
     public static void main(String[] args) {
         long pid = Long.parseLong(args[0]);
-        LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"));
-        LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"));
+        LinuxProcessMemory memory = LinuxProcessMemory.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc")));
+        LinuxOpenFiles files = LinuxOpenFiles.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc")));
         print("maps", () -> memory.maps(pid));
         print("smaps", () -> memory.smaps(pid));
         print("totals", () -> memory.totals(pid));

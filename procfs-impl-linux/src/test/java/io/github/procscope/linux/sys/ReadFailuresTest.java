@@ -6,6 +6,7 @@ import io.github.procscope.api.core.ProcfsException;
 import io.github.procscope.api.core.ProcscopeException;
 import io.github.procscope.linux.proc.LinuxOpenFiles;
 import io.github.procscope.linux.proc.LinuxProcessMemory;
+import io.github.procscope.linux.proc.LinuxProcfs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -149,7 +150,7 @@ class ReadFailuresTest {
         NoSuchProcessException e = assertThrows(NoSuchProcessException.class,
                 () -> new ProcBuffer().readProcessFile(pid, dir, dir.resolve("status")));
         assertEquals(pid, e.pid());
-        assertThrows(NoSuchProcessException.class, () -> LinuxOpenFiles.at(Path.of("/proc")).fds(pid));
-        assertThrows(NoSuchProcessException.class, () -> LinuxProcessMemory.at(Path.of("/proc")).totals(pid));
+        assertThrows(NoSuchProcessException.class, () -> LinuxOpenFiles.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc"))).fds(pid));
+        assertThrows(NoSuchProcessException.class, () -> LinuxProcessMemory.at(Path.of("/proc"), () -> LinuxProcfs.at(Path.of("/proc"))).totals(pid));
     }
 }

@@ -1,11 +1,10 @@
 package io.github.procscope.cli.demo;
 
+import io.github.procscope.api.Procscope;
 import io.github.procscope.api.core.ProcessKey;
 import io.github.procscope.api.signals.ExitStatus;
 import io.github.procscope.api.signals.StopOptions;
 import io.github.procscope.api.signals.StopReport;
-import io.github.procscope.linux.proc.LinuxProcfs;
-import io.github.procscope.linux.signals.LinuxSignals;
 import io.github.procscope.testing.Spawned;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -109,10 +108,10 @@ class TrainingLoopDemoIT {
                 "--steps", "100000", "--step-ms", "20", "--checkpoint-every", "1").command();
         long pid = spawned.startNative(out, cmd);
         Spawned.awaitLineInFile(out, TIMEOUT, "step 25"::equals);
-        LinuxProcfs proc = LinuxProcfs.at(Path.of("/proc"));
-        ProcessKey key = proc.key(pid);
+        Procscope scope = Procscope.system();
+        ProcessKey key = scope.processes().key(pid);
 
-        StopReport report = LinuxSignals.using(proc).stop(key, StopOptions.defaults().withGracePeriod(TIMEOUT));
+        StopReport report = scope.signals().stop(key, StopOptions.defaults().withGracePeriod(TIMEOUT));
 
         assertEquals(StopReport.Ending.TERM, report.processes().get(0).ending(), report.toString());
         assertEquals(Optional.of(ExitStatus.exited(143)), report.processes().get(0).exitStatus(),
