@@ -119,6 +119,9 @@ class GpuUsersIT {
             Spawned.await(Duration.ofSeconds(60), "the parent to exit", () -> !parent.isAlive());
             Spawned.await(Duration.ofSeconds(60), "the orphan to be re-parented",
                     () -> table.find(orphan).map(p -> p.ppid() != parent.pid()).orElse(false));
+            // $! is printed right after the fork: the child may still be the shell until it has exec'd sleep
+            Spawned.await(Duration.ofSeconds(60), "the orphan to run sleep",
+                    () -> table.find(orphan).map(p -> p.comm().equals("sleep")).orElse(false));
             long adopter = table.process(orphan).ppid();
             Set<Long> subreapers = adopter == 1 ? Set.of() : Set.of(adopter);
 

@@ -105,9 +105,8 @@ class EventsCommandIT {
             long deadline = System.nanoTime() + 30_000_000_000L;
             while (!err.toString(java.nio.charset.StandardCharsets.UTF_8).contains("source")
                     && System.nanoTime() < deadline) {
-                Thread.sleep(20); // until the subscription is up
+                Thread.sleep(20); // until the subscription is up: it compares its first snapshot with what it read then
             }
-            Thread.sleep(200); // and a snapshot taken, for --diff
             root.getOutputStream().write('\n');
             root.getOutputStream().flush();
             int status = run.get(60, TimeUnit.SECONDS);

@@ -117,9 +117,12 @@ class RunCommandIT {
     void nothingOfTheJobIsLeftAndTheStragglerIsListedAsKilled(@TempDir Path tmp) throws Exception {
         Path report = tmp.resolve("r.json");
         String marker = "procscope-run-worker-" + UUID.randomUUID();
-        String worker = "trap '' TERM; while :; do sleep 0.05; done";
+        Path ready = tmp.resolve("ready");
+        assertEquals(0, new ProcessBuilder("mkfifo", ready.toString()).start().waitFor());
+        // the leader exits once the worker ignores TERM (through the FIFO): else the TERM could come first
+        String worker = "trap '' TERM; echo up > " + ready + "; while :; do sleep 0.05; done";
         CliRun r = CliRun.of("run", "--report", report.toString(), "--grace", "300ms", "--interval", "50ms", "--",
-                "sh", "-c", "( sh -c \"" + worker + "\" " + marker + " & ); sleep 0.5; exit 0");
+                "sh", "-c", "( sh -c \"" + worker + "\" " + marker + " & ); read x < " + ready + "; exit 0");
         assertEquals(0, r.status(), r.err());
         JsonNode j = read(report);
         // The worker ignores TERM, so KILL ended it. A child it forked may be listed too, carrying the worker's command

@@ -124,9 +124,12 @@ class ServeIT {
             // Open descriptors: exactly the entries of the staged processes' /proc/PID/fd, for both exporters.
             long fds = 0;
             for (Process p : staged) {
-                String[] entries = new java.io.File("/proc/" + p.pid() + "/fd").list();
-                assertTrue(entries != null && entries.length >= 7, "stdio, three /dev/null and the file: " + p.pid());
-                fds += entries.length;
+                java.io.File dir = new java.io.File("/proc/" + p.pid() + "/fd");
+                // the memory came first: the descriptors may still be opening
+                io.github.procscope.testing.Spawned.await(java.time.Duration.ofSeconds(60),
+                        "stdio, three /dev/null and the file: " + p.pid(), () -> dir.list() != null
+                                && dir.list().length >= 7);
+                fds += dir.list().length;
             }
             for (String job : List.of("procscope", "process-exporter")) {
                 assertEquals(fds, prom.awaitValue("namedprocess_namegroup_open_filedesc{job=\"" + job + "\"," + g

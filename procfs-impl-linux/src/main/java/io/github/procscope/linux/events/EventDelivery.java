@@ -56,11 +56,6 @@ final class EventDelivery implements Runnable {
         this.oom = oom;
     }
 
-    /** @return what is known of each live process, by pid: shared with the snapshot source for its first diff */
-    Map<Long, LinuxProcessEvents.Known> known() {
-        return known;
-    }
-
     /** Reads every process again: what is known of each, by pid. */
     Map<ProcessKey, ProcessInfo> resync() {
         ProcessSnapshot snap = procfs.snapshot(Set.of());

@@ -52,6 +52,9 @@ final class LinuxEventSubscription implements EventSubscription {
     void begin() {
         if (source != EventSource.PIDFD) {
             Map<ProcessKey, ProcessInfo> all = delivery.resync();
+            if (read instanceof SnapshotDiffSource diff) {
+                diff.startFrom(all); // its first diff sees what changed since this read
+            }
             if (root != null) {
                 if (!all.containsKey(root.withoutInode())) {
                     throw new NoSuchProcessException(root.pid());

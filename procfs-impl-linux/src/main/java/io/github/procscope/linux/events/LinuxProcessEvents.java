@@ -264,7 +264,7 @@ public final class LinuxProcessEvents implements ProcessEvents {
                 new OomAttribution(kernelLog, oomCounters, procfs.root()), oom);
         Runnable read = socket != null ? new NetlinkSource(socket, queue, procfs.root())
                 : pidfds != null ? new PidfdSource(pidfds, interval, queue, RECEIVE_TIMEOUT_MS)
-                : new SnapshotDiffSource(procfs, interval, queue, delivery.known());
+                : new SnapshotDiffSource(procfs, interval, queue);
         LinuxEventSubscription s = new LinuxEventSubscription(root, source, reason, queue, delivery, read);
         s.begin();
         return s;

@@ -22,25 +22,30 @@ import java.util.Set;
 /**
  * Snapshot differences as a source: every interval a snapshot, compared with the one before it; a process gone is
  * an EXIT, a new one a FORK, one whose stat changed an EXEC or RENAME ({@link LinuxProcessEvents#change}). The
- * first comparison is with the processes the subscription knew when it began.
+ * first comparison is with the snapshot the subscription read when it began ({@link #startFrom}), so that a change
+ * made between the subscription's start and this thread's first snapshot is seen too.
  */
 final class SnapshotDiffSource implements Runnable {
     private final LinuxProcfs procfs;
     private final Duration interval;
     private final EventQueue queue;
-    private final Map<Long, LinuxProcessEvents.Known> known;
+    /** The processes when the subscription began: what the first snapshot is compared with. */
+    private Map<ProcessKey, ProcessInfo> first = Map.of();
 
-    SnapshotDiffSource(LinuxProcfs procfs, Duration interval, EventQueue queue,
-                       Map<Long, LinuxProcessEvents.Known> known) {
+    SnapshotDiffSource(LinuxProcfs procfs, Duration interval, EventQueue queue) {
         this.procfs = procfs;
         this.interval = interval;
         this.queue = queue;
-        this.known = known;
+    }
+
+    /** Sets the processes the first snapshot is compared with; called before the thread starts. */
+    void startFrom(Map<ProcessKey, ProcessInfo> processes) {
+        first = Map.copyOf(processes);
     }
 
     @Override
     public void run() {
-        Map<ProcessKey, ProcessInfo> before = null;
+        Map<ProcessKey, ProcessInfo> before = first;
         while (!queue.closed()) {
             try {
                 Thread.sleep(interval.toMillis());
@@ -50,15 +55,6 @@ final class SnapshotDiffSource implements Runnable {
             Map<ProcessKey, ProcessInfo> now = new HashMap<>();
             for (ProcessInfo p : procfs.snapshot(Set.of()).processes()) {
                 now.put(p.key(), p);
-            }
-            if (before == null) {
-                before = new HashMap<>();
-                for (Map.Entry<Long, LinuxProcessEvents.Known> e : known.entrySet()) {
-                    ProcessInfo p = now.get(e.getValue().key());
-                    if (p != null) {
-                        before.put(p.key(), p);
-                    }
-                }
             }
             Instant t = Instant.now();
             for (Map.Entry<ProcessKey, ProcessInfo> e : before.entrySet()) {

@@ -298,4 +298,28 @@ class ProcessEventNamesIT {
             }
         }
     }
+    /**
+     * Snapshot diffing compares its first snapshot with what the subscription read when it began: a rename made
+     * after the subscription began but before that first snapshot (a long interval makes it one) is still a RENAME.
+     */
+    @Test
+    void aRenameBeforeTheFirstSnapshotIsSeenBySnapshotDiffing(@TempDir Path dir) throws Exception {
+        ProcessEventsIT.Collector c = new ProcessEventsIT.Collector();
+        try (Spawned spawned = new Spawned()) {
+            Process p = spawned.start(renamer(dir));
+            Spawned.await(TIMEOUT, "the shell runs", () -> comm(p.pid()).equals("sh"));
+            try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofSeconds(3),
+                    EventSource.SNAPSHOT_DIFF)) {
+                release(dir, "go");
+                Spawned.await(TIMEOUT, "the rename", () -> comm(p.pid()).equals("stage-two"));
+                ProcessEvent rename = c.await(e -> e.type() == EventType.RENAME && e.pid() == p.pid(),
+                        "the rename of " + p.pid());
+                assertEquals(Optional.of("stage-two"), rename.comm());
+                assertEquals(EventSource.SNAPSHOT_DIFF, rename.source());
+                assertEquals(proc.process(p.pid(), Set.of()).key(), rename.key().orElseThrow());
+                release(dir, "end");
+                assertTrue(p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            }
+        }
+    }
 }

@@ -45,7 +45,12 @@ public class ProcessEventsNobodyIT {
             try (EventSubscription tree = events.subscribeTree(self, c, Duration.ofMillis(50))) {
                 System.out.println("treeSource=" + tree.source());
                 System.out.println("treeReason=" + tree.fallbackReason().orElse(""));
-                Process p = new ProcessBuilder("sh", "-c", "sleep 0.3; exit 3").start();
+                // The child ends only once the watch has it: one that ends before the watch's next look at the
+                // children lists (every 50 ms, later on a loaded machine) is never seen, as the source documents.
+                Process p = new ProcessBuilder("sh", "-c", "read x; exit 3").start();
+                c.await(e -> e.type() == EventType.FORK && e.pid() == p.pid(), "fork");
+                p.getOutputStream().write('\n');
+                p.getOutputStream().close();
                 System.out.println("waitFor=" + p.waitFor());
                 ProcessEvent exit = c.await(e -> e.type() == EventType.EXIT && e.pid() == p.pid(), "exit");
                 System.out.println("exitCode=" + exit.exitCode().orElse(-1));

@@ -92,7 +92,7 @@ class LinuxJobSupervisorIT {
     void aForwardedTermPreemptsAJobThatHandlesIt() throws Exception {
         Job job = scope.jobs().start(JobSpec.of("sh", "-c", "trap 'exit 143' TERM; while :; do sleep 0.05; done")
                 .withForwardedSignals(List.of()).withGrace(Duration.ofSeconds(20)));
-        Thread.sleep(300);
+        awaitShell(job, "its TERM trap", d -> d.handlesTerm()); // a TERM before the trap would just kill it
         job.forward(Signal.TERM);
         JobReport r = job.await(WAIT).orElseThrow();
         assertEquals(JobEnding.Cause.PREEMPTED, r.exit().cause());
@@ -106,7 +106,7 @@ class LinuxJobSupervisorIT {
     void aJobIgnoringAForwardedTermIsKilledAfterTheGracePeriod() throws Exception {
         Job job = scope.jobs().start(JobSpec.of("sh", "-c", "trap '' TERM; while :; do sleep 0.05; done")
                 .withForwardedSignals(List.of()).withGrace(Duration.ofMillis(500)));
-        Thread.sleep(300);
+        awaitShell(job, "TERM ignored", d -> d.ignoresTerm()); // a TERM before the trap would just kill it
         job.forward(Signal.TERM);
         JobReport r = job.await(WAIT).orElseThrow();
         assertEquals(JobEnding.Cause.PREEMPTED, r.exit().cause());
@@ -118,11 +118,22 @@ class LinuxJobSupervisorIT {
         assertFalse(r.exit().explanation().contains("If nobody sent it"), r.exit().explanation());
     }
 
+    /** Waits until the job's leader is the shell and its dispositions show what its first command set. */
+    private void awaitShell(Job job, String what, java.util.function.Predicate<io.github.procscope.api.signals.Dispositions> set) {
+        long pid = job.leader().pid();
+        io.github.procscope.testing.Spawned.await(WAIT, what, () -> scope.processes().find(pid)
+                .map(p -> p.comm().equals("sh") && set.test(scope.signals().dispositions(pid))).orElse(false));
+    }
+
     @Test
-    void aDoubleForkedWorkerIgnoringTermIsKilledAndListed() throws Exception {
+    void aDoubleForkedWorkerIgnoringTermIsKilledAndListed(@TempDir Path tmp) throws Exception {
         String marker = "procscope-test-worker-" + UUID.randomUUID();
-        String worker = "trap '' TERM; while :; do sleep 0.05; done";
-        JobReport r = run(JobSpec.of("sh", "-c", "( sh -c \"" + worker + "\" " + marker + " & ); sleep 0.5; exit 0")
+        Path ready = tmp.resolve("ready");
+        assertEquals(0, new ProcessBuilder("mkfifo", ready.toString()).start().waitFor());
+        // the leader exits once the worker ignores TERM (through the FIFO): else the TERM could come first
+        String worker = "trap '' TERM; echo up > " + ready + "; while :; do sleep 0.05; done";
+        JobReport r = run(JobSpec.of("sh", "-c", "( sh -c \"" + worker + "\" " + marker + " & ); read x < " + ready
+                + "; exit 0")
                 .withForwardedSignals(List.of()).withGrace(Duration.ofMillis(300))
                 .withSampleInterval(Duration.ofMillis(50)));
         assertEquals(0, r.exit().status().shellStatus());
