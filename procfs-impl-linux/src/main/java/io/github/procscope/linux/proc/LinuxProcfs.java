@@ -213,7 +213,7 @@ public final class LinuxProcfs implements ProcessTable {
         ProcBuffer buf = new ProcBuffer();
         Duration uptime = readUptime(buf);
         ProcessInfo p;
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+        try (ProcFiles files = ProcFiles.openForCall(root, prefix, nativeReads, wall)) {
             p = read(pid, facets, files, buf, uptime, false);
         }
         if (p.status().isPresent()) {
@@ -450,7 +450,7 @@ public final class LinuxProcfs implements ProcessTable {
         // Each thread's files read as a snapshot reads a process's (natively where it can, no path built per file).
         ProcBuffer buf = new ProcBuffer();
         List<ThreadInfo> out = new ArrayList<>(tids.size());
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+        try (ProcFiles files = ProcFiles.openForCall(root, prefix, nativeReads, wall)) {
             for (long tid : tids) {
                 ProcBuffer.Result r = files.read(pid, tid, ProcFiles.Leaf.STAT, buf);
                 if (r == ProcBuffer.Result.NOT_FOUND || r == ProcBuffer.Result.GONE) {
@@ -509,7 +509,7 @@ public final class LinuxProcfs implements ProcessTable {
     public ResourceLimits limits(long pid) {
         Pids.requireValid(pid);
         ProcBuffer buf = new ProcBuffer();
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+        try (ProcFiles files = ProcFiles.openForCall(root, prefix, nativeReads, wall)) {
             readLimits(pid, files, buf);
             return LimitsParser.parse(files.source(pid, ProcFiles.Leaf.LIMITS), buf.bytes(), buf.length());
         }
@@ -526,7 +526,7 @@ public final class LinuxProcfs implements ProcessTable {
     public java.util.OptionalLong openFilesLimit(long pid) {
         Pids.requireValid(pid);
         ProcBuffer buf = LIMITS_BUFFER.get();
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+        try (ProcFiles files = ProcFiles.openForCall(root, prefix, nativeReads, wall)) {
             readLimits(pid, files, buf);
             return LimitsParser.openFilesSoft(files.source(pid, ProcFiles.Leaf.LIMITS), buf.bytes(), buf.length());
         }
@@ -547,7 +547,7 @@ public final class LinuxProcfs implements ProcessTable {
         Pids.requireValid(pid);
         ProcBuffer buf = LIMITS_BUFFER.get();
         StatusCountersParser.Values v = COUNTERS.get();
-        try (ProcFiles files = ProcFiles.open(root, prefix, nativeReads, wall)) {
+        try (ProcFiles files = ProcFiles.openForCall(root, prefix, nativeReads, wall)) {
             ProcBuffer.Result r = files.read(pid, ProcFiles.Leaf.STATUS, buf);
             if (r != ProcBuffer.Result.OK) {
                 throw ReadFailures.translate(pid, Path.of(prefix + pid), file(pid, ProcFiles.Leaf.STATUS), r);

@@ -117,6 +117,45 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
         return f != null ? f : new Jdk(prefix);
     }
 
+    /** The root whose descriptor {@link #openForCall} keeps: this JVM's own procfs. */
+    private static final String SHARED_PREFIX = "/proc/";
+    /** The descriptor of {@code /proc} that {@link #openForCall} keeps open, or -1 until one is opened. */
+    private static int sharedRootFd = -1;
+
+    /**
+     * As {@link #open}, for a call that reads a file or two of one process (a metrics scrape makes two such calls
+     * per process): under this JVM's {@code /proc}, read through this JVM's wall, the reader borrows a descriptor of
+     * {@code /proc} that is opened once and kept open for the JVM's life (closing the reader leaves it open), so
+     * that the call opens and closes no root of its own. Any other root, and a test's wall, open one per reader.
+     *
+     * @return the reader, as {@link #open} returns it
+     */
+    public static ProcFiles openForCall(Path root, String prefix, boolean allowNative, NativeWall wall) {
+        if (allowNative && wall == null && SHARED_PREFIX.equals(prefix)) {
+            NativeWall w = NativeWalls.ifLoaded();
+            if (w != null) {
+                int fd = sharedRoot(w);
+                if (fd >= 0) {
+                    return WallProcFiles.borrowing(w, fd, prefix);
+                }
+            }
+        }
+        return open(root, prefix, allowNative, wall);
+    }
+
+    /** @return the kept descriptor of {@code /proc}, opened by the first caller; -1 if it cannot be opened */
+    private static synchronized int sharedRoot(NativeWall w) {
+        if (sharedRootFd < 0) {
+            int fd = w.openat(NativeWall.AT_FDCWD, NativeWall.path("/proc"),
+                    NativeWall.O_RDONLY | NativeWall.O_DIRECTORY | NativeWall.O_CLOEXEC);
+            if (fd < 0) {
+                return -1; // tried again next time; this call opens its own
+            }
+            sharedRootFd = fd;
+        }
+        return sharedRootFd;
+    }
+
     /**
      * Reads {@code ROOT/PID/LEAF} whole into {@code buf}.
      *

@@ -5,7 +5,7 @@ import io.github.procscope.api.core.ProcfsException;
 import java.nio.file.Path;
 
 /**
- * The native way of {@link ProcFiles}, over a {@link NativeWall}, with the outcomes of the JDK way. One descriptor of the procfs root per snapshot; for each file
+ * The native way of {@link ProcFiles}, over a {@link NativeWall}, with the outcomes of the JDK way. One descriptor of the procfs root per snapshot (or a kept one borrowed: {@link ProcFiles#openForCall}); for each file
  * {@code openat(root, "PID/LEAF")}, {@code read} into the {@link ProcBuffer}, {@code close}; the owner of
  * {@code PID} by {@code statx}. Paths are written as bytes into one reused array, so reading a file
  * allocates nothing. Not thread-safe: one reader per snapshot or call.
@@ -15,15 +15,23 @@ final class WallProcFiles extends ProcFiles {
 
     private final NativeWall wall;
     private final int rootFd;
+    /** Whether {@link #rootFd} is this reader's own, closed with it, rather than borrowed. */
+    private final boolean ownsRoot;
     private final byte[] path = new byte[64];
     private final FileStatus status = new FileStatus();
     private final byte[] one = new byte[1];
     private boolean closed;
 
-    private WallProcFiles(String prefix, NativeWall wall, int rootFd) {
+    private WallProcFiles(String prefix, NativeWall wall, int rootFd, boolean ownsRoot) {
         super(prefix);
         this.wall = wall;
         this.rootFd = rootFd;
+        this.ownsRoot = ownsRoot;
+    }
+
+    /** @return a reader of the root open as {@code rootFd}, which it does not close */
+    static WallProcFiles borrowing(NativeWall wall, int rootFd, String prefix) {
+        return new WallProcFiles(prefix, wall, rootFd, false);
     }
 
     /** @return a reader of {@code root} over {@code wall}, or {@code null} if the root cannot be opened */
@@ -33,7 +41,7 @@ final class WallProcFiles extends ProcFiles {
         if (fd < 0) {
             return null; // the JDK way reports the failure per file, with its usual outcomes
         }
-        return new WallProcFiles(prefix, wall, fd);
+        return new WallProcFiles(prefix, wall, fd, true);
     }
 
     @Override
@@ -145,7 +153,9 @@ final class WallProcFiles extends ProcFiles {
     public void close() {
         if (!closed) {
             closed = true;
-            wall.close(rootFd);
+            if (ownsRoot) {
+                wall.close(rootFd);
+            }
         }
     }
 }

@@ -47,6 +47,8 @@ public final class ProcessReading {
         private final ProcessTable table;
         private final Optional<ProcessMemory> memory;
         private final boolean threads;
+        /** The one reading {@link #read} fills and returns, so that a scrape builds none per process. */
+        private final ProcessReading reading = new ProcessReading();
 
         /**
          * @param table   the process table (limits, threads)
@@ -71,10 +73,18 @@ public final class ProcessReading {
 
         /**
          * @param p a grouped process, as the snapshot read it (with its status, I/O counters and descriptors)
-         * @return what it adds; a process gone meanwhile adds what the snapshot had of it
+         * @return what it adds; a process gone meanwhile adds what the snapshot had of it. The same object for
+         *         every call, filled anew: valid until the next call
          */
         public ProcessReading read(ProcessInfo p) {
-            ProcessReading r = new ProcessReading();
+            ProcessReading r = reading;
+            r.swapBytes = 0;
+            r.pssBytes = 0;
+            r.swapPssBytes = 0;
+            r.fdRatio = 0;
+            r.voluntary = 0;
+            r.nonvoluntary = 0;
+            r.threads = List.of();
             r.partial = p.io().isEmpty() || p.openFds().isEmpty();
             try {
                 if (threads && p.status().isPresent()) { // read whole with the threads; their sums follow
