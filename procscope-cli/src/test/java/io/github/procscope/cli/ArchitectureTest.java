@@ -1,17 +1,13 @@
 package io.github.procscope.cli;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import io.github.procscope.archrules.ModuleRules;
 import io.github.procscope.archrules.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The tool's packages: the root package (the commands) above its leaves {@code lab} (the lab commands'
@@ -21,11 +17,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class ArchitectureTest {
     private static final String BASE = "io.github.procscope.cli";
-
-    private static JavaClasses main() {
-        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(BASE);
-    }
 
     static ArchRule noPackageCycles(String base) {
         return PackageCycles.freeOfCycles(base);
@@ -50,19 +41,11 @@ class ArchitectureTest {
 
     @Test
     void theRulesHold() {
-        JavaClasses main = main();
-        for (ArchRule rule : rules(BASE)) {
-            rule.check(main);
-        }
+        ModuleRules.holdOverMain(BASE, ArchitectureTest::rules);
     }
 
     @Test
     void everyRuleFailsOnAPlantedViolation() {
-        JavaClasses planted = new ClassFileImporter().importPackages(BASE + ".planted");
-        List<ArchRule> rules = rules(BASE + ".planted");
-        assertEquals(3, rules.size());
-        for (ArchRule rule : rules) {
-            assertThrows(AssertionError.class, () -> rule.check(planted), rule.getDescription());
-        }
+        ModuleRules.failOnPlanted(BASE, ArchitectureTest::rules, 3);
     }
 }

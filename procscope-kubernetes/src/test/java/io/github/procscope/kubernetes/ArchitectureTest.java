@@ -1,17 +1,13 @@
 package io.github.procscope.kubernetes;
 
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import io.github.procscope.archrules.ModuleRules;
 import io.github.procscope.archrules.PackageCycles;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The Kubernetes module's packages: the stubs generated from the {@code .proto} files ({@code cri},
@@ -20,11 +16,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  */
 class ArchitectureTest {
     private static final String BASE = "io.github.procscope.kubernetes";
-
-    private static JavaClasses main() {
-        return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages(BASE);
-    }
 
     static ArchRule noPackageCycles(String base) {
         return PackageCycles.freeOfCycles(base);
@@ -49,19 +40,11 @@ class ArchitectureTest {
 
     @Test
     void theRulesHold() {
-        JavaClasses main = main();
-        for (ArchRule rule : rules(BASE)) {
-            rule.check(main);
-        }
+        ModuleRules.holdOverMain(BASE, ArchitectureTest::rules);
     }
 
     @Test
     void everyRuleFailsOnAPlantedViolation() {
-        JavaClasses planted = new ClassFileImporter().importPackages(BASE + ".planted");
-        List<ArchRule> rules = rules(BASE + ".planted");
-        assertEquals(3, rules.size());
-        for (ArchRule rule : rules) {
-            assertThrows(AssertionError.class, () -> rule.check(planted), rule.getDescription());
-        }
+        ModuleRules.failOnPlanted(BASE, ArchitectureTest::rules, 3);
     }
 }

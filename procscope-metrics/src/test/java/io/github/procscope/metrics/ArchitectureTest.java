@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import io.github.procscope.archrules.ModuleRules;
 import io.github.procscope.archrules.PackageCycles;
 import org.junit.jupiter.api.Test;
 
@@ -14,8 +15,6 @@ import java.util.Set;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The module's floors: {@code model} (a family's definition, a scrape's series) below {@code family} (one class per
@@ -31,10 +30,6 @@ class ArchitectureTest {
     private static JavaClasses main() {
         return new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages(BASE);
-    }
-
-    private static JavaClasses planted() {
-        return new ClassFileImporter().importPackages(BASE + ".planted");
     }
 
     /** A class of the HTTP server of the module rooted at {@code base} (nested classes included). */
@@ -66,10 +61,7 @@ class ArchitectureTest {
 
     @Test
     void theRulesHold() {
-        JavaClasses main = main();
-        for (ArchRule rule : rules(BASE)) {
-            rule.check(main);
-        }
+        ModuleRules.holdOverMain(BASE, ArchitectureTest::rules);
     }
 
     @Test
@@ -85,11 +77,6 @@ class ArchitectureTest {
 
     @Test
     void everyRuleFailsOnAPlantedViolation() {
-        JavaClasses planted = planted();
-        List<ArchRule> rules = rules(BASE + ".planted");
-        assertEquals(3, rules.size());
-        for (ArchRule rule : rules) {
-            assertThrows(AssertionError.class, () -> rule.check(planted), rule.getDescription());
-        }
+        ModuleRules.failOnPlanted(BASE, ArchitectureTest::rules, 3);
     }
 }
