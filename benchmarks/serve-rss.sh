@@ -7,19 +7,22 @@
 # localhost port with the launcher's serve options (PROCSCOPE_SERVE_JAVA_OPTS replaces them, as in the launcher),
 # scrapes /metrics SCRAPES times (default 20), and prints the median of procscope_scrape_duration_seconds, the
 # exporter's CPU time per scrape (all its threads), VmRSS (and its peak, VmHWM) and PSS (smaps_rollup), its threads,
-# and the load average. With SERVE_NMT=1 it also runs the exporter with -XX:NativeMemoryTracking=summary and prints
-# `jcmd PID VM.native_memory summary`; SERVE_ARGS are more options of `serve` (--no-doctor, say). Then it runs
-# the smallest JVM HTTP server (benchmarks/src/main/startup/ConstantServer.java: com.sun.net.httpserver answering a
-# constant string) under the very JVM options `serve` ran with (read from its /proc/PID/cmdline, the tool's own
-# class-data archive and class path left out) and the same MALLOC_ARENA_MAX, scrapes it SCRAPES times, and prints
-# its VmRSS and the ratio of the two. Every process it starts is ended by its pid. Needs gcc, javac and curl;
-# `./procscope` builds the tool if it is not built.
+# and the load average, and VmRSS again SERVE_SETTLE seconds later (default 10: the JVM gives the C library's free
+# memory back every 5 s, the compiler's arenas with it). With SERVE_NMT=1 both servers below run with
+# -XX:NativeMemoryTracking=summary, and it prints `jcmd PID VM.native_memory summary` and `GC.heap_info` of each;
+# SERVE_ARGS are more options of `serve` (--no-doctor, say). Then it runs the smallest JVM HTTP server
+# (benchmarks/src/main/startup/ConstantServer.java: com.sun.net.httpserver answering a constant string) under the
+# very JVM options `serve` ran with (read from its /proc/PID/cmdline, the tool's own class-data archive and class
+# path left out) and the same MALLOC_ARENA_MAX, scrapes it SCRAPES times, and prints its VmRSS, right after and
+# SERVE_SETTLE seconds later, and the ratios of the two. Every process it starts is ended by its pid. Needs gcc,
+# javac and curl; `./procscope` builds the tool if it is not built.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 cd "$root"
 n=${1:-5000}
 scrapes=${2:-20}
+settle=${SERVE_SETTLE:-10}
 native=benchmarks/target/native
 mkdir -p "$native"
 [ -x "$native/idle" ] || gcc -std=gnu11 -O2 -Wall -Wextra -Werror -o "$native/idle" benchmarks/src/main/c/idle.c
@@ -90,15 +93,24 @@ echo "scrapes: $scrapes, median scrape duration: $median ms (min $(sort -g "$tmp
 echo "serve's CPU time per scrape (all its threads, from /proc/PID/stat): $(awk -v a="$serve_ticks0" -v b="$serve_ticks1" -v n="$scrapes" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f ms", (b - a) * 1000 / hz / n }')"
 echo "VmRSS: $(awk '/^VmRSS/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/status"), $(awk '/^(RssAnon|RssFile)/ { printf "%s %.1f MiB ", $1, $2 / 1024 }' "/proc/$serve_pid/status")(peak, VmHWM: $(awk '/^VmHWM/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/status"))"
 echo "PSS: $(awk '/^Pss:/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/smaps_rollup")"
+serve_rss_kb=$(awk '/^VmRSS/ { print $2 }' "/proc/$serve_pid/status")
+sleep "$settle"
+serve_settled_kb=$(awk '/^VmRSS/ { print $2 }' "/proc/$serve_pid/status")
+echo "${settle} s later: VmRSS: $(awk -v k="$serve_settled_kb" 'BEGIN { printf "%.1f MiB", k / 1024 }'), $(awk '/^(RssAnon|RssFile)/ { printf "%s %.1f MiB ", $1, $2 / 1024 }' "/proc/$serve_pid/status")PSS: $(awk '/^Pss:/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$serve_pid/smaps_rollup")"
 echo "threads: $(awk '/^Threads/ { print $2 }' "/proc/$serve_pid/status")"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+# With SERVE_NMT=1: the JVM's own account of its memory (Native Memory Tracking), its heap, and its classes.
+jvm_account() {
+    jcmd_bin="$(dirname "$(readlink "/proc/$1/exe")")/jcmd"
+    "$jcmd_bin" "$1" VM.native_memory summary | sed -n '/^Total/,/^$/p; /^-  *[A-Z]/,/^$/{/committed/p; /classes #/p; /instance classes/p; /threads #/p}'
+    "$jcmd_bin" "$1" GC.heap_info | sed -n '2,$p'
+}
 if [ "${SERVE_NMT:-0}" = 1 ]; then
-    "${JAVA_HOME:+$JAVA_HOME/bin/}jcmd" "$serve_pid" VM.native_memory summary | sed -n '/^Total/,/^$/p; /^-  *[A-Z]/,/^$/{/committed/p}'
+    jvm_account "$serve_pid"
 fi
 
 # The smallest JVM HTTP server under serve's JVM options: argv of serve up to -jar, less argv[0] (the same java
 # binary runs it) and the tool's own class-data archive (the constant server gets the JDK's default one, -Xshare:auto).
-serve_rss_kb=$(awk '/^VmRSS/ { print $2 }' "/proc/$serve_pid/status")
 java_bin=$(readlink "/proc/$serve_pid/exe")
 tr '\0' '\n' < "/proc/$serve_pid/cmdline" | sed -n '2,$p' | sed '/^-jar$/,$d' \
     | grep -v -e '^-XX:SharedArchiveFile=' -e '^-XX:AOTCache=' > "$tmp/options"
@@ -130,4 +142,11 @@ done
 constant_rss_kb=$(awk '/^VmRSS/ { print $2 }' "/proc/$constant_pid/status")
 echo "constant JVM HTTP server, serve's options ($(tr '\n' ' ' < "$tmp/options")-Xshare:auto${serve_malloc:+, MALLOC_ARENA_MAX=$serve_malloc}):"
 echo "  VmRSS: $(awk -v k="$constant_rss_kb" 'BEGIN { printf "%.1f MiB", k / 1024 }'), $(awk '/^(RssAnon|RssFile)/ { printf "%s %.1f MiB ", $1, $2 / 1024 }' "/proc/$constant_pid/status")"
-echo "serve / constant server VmRSS: $(awk -v a="$serve_rss_kb" -v b="$constant_rss_kb" 'BEGIN { printf "%.2fx", a / b }')"
+sleep "$settle"
+constant_settled_kb=$(awk '/^VmRSS/ { print $2 }' "/proc/$constant_pid/status")
+echo "  ${settle} s later: VmRSS: $(awk -v k="$constant_settled_kb" 'BEGIN { printf "%.1f MiB", k / 1024 }'), $(awk '/^(RssAnon|RssFile)/ { printf "%s %.1f MiB ", $1, $2 / 1024 }' "/proc/$constant_pid/status")"
+echo "  PSS: $(awk '/^Pss:/ { printf "%.1f MiB", $2 / 1024 }' "/proc/$constant_pid/smaps_rollup"), threads: $(awk '/^Threads/ { print $2 }' "/proc/$constant_pid/status")"
+if [ "${SERVE_NMT:-0}" = 1 ]; then
+    jvm_account "$constant_pid"
+fi
+echo "serve / constant server VmRSS: $(awk -v a="$serve_rss_kb" -v b="$constant_rss_kb" 'BEGIN { printf "%.2fx", a / b }') after the scrapes, $(awk -v a="$serve_settled_kb" -v b="$constant_settled_kb" 'BEGIN { printf "%.2fx", a / b }') ${settle} s later"

@@ -61,21 +61,24 @@ final class GrpcKubernetesNames implements KubernetesNames {
         background.allowCoreThreadTimeOut(true);
         Source.Settings settings = new Source.Settings(options, transport, background, procSelf,
                 System.getLogger(LOGGER));
-        ListPodSandboxRequest sandboxes = ListPodSandboxRequest.getDefaultInstance();
-        ListContainersRequest containers = ListContainersRequest.getDefaultInstance();
+        // The requests are made in the questions, not here: without a socket no question is asked, and protobuf's
+        // classes are never loaded (serve's resident memory).
         cri = new Source<>(NamesSource.Kind.CRI, "container runtime socket", "containers get no Kubernetes names",
                 options.criSockets(), (channel, deadline) -> {
                     RuntimeServiceGrpc.RuntimeServiceStub stub = RuntimeServiceGrpc.newStub(channel)
                             .withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
-                    return Calls.<ListPodSandboxResponse>unary(o -> stub.listPodSandbox(sandboxes, o))
-                            .thenCombine(Calls.unary(o -> stub.listContainers(containers, o)), CriAnswer::of);
+                    return Calls.<ListPodSandboxResponse>unary(
+                                    o -> stub.listPodSandbox(ListPodSandboxRequest.getDefaultInstance(), o))
+                            .thenCombine(Calls.unary(
+                                    o -> stub.listContainers(ListContainersRequest.getDefaultInstance(), o)),
+                                    CriAnswer::of);
                 }, CriAnswer::describe, settings);
-        ListPodResourcesRequest list = ListPodResourcesRequest.getDefaultInstance();
         podResources = new Source<>(NamesSource.Kind.POD_RESOURCES, "kubelet pod-resources socket",
                 "GPUs get no pod names", options.podResourcesSocket().stream().toList(),
                 (ManagedChannel channel, Duration deadline) -> Calls.<ListPodResourcesResponse>unary(
                                 o -> PodResourcesListerGrpc.newStub(channel)
-                                        .withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS).list(list, o))
+                                        .withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS)
+                                        .list(ListPodResourcesRequest.getDefaultInstance(), o))
                         .thenApply(r -> GpuAllocations.of(r, options.gpuResources())),
                 GpuAllocations::describe, settings);
     }
