@@ -308,7 +308,7 @@ class ProcessEventNamesIT {
         try (Spawned spawned = new Spawned()) {
             Process p = spawned.start(renamer(dir));
             Spawned.await(TIMEOUT, "the shell runs", () -> comm(p.pid()).equals("sh"));
-            try (EventSubscription sub = LinuxProcessEvents.of(proc).subscribe(c, Duration.ofSeconds(3),
+            try (EventSubscription sub = LiveEvents.of(proc).subscribe(c, Duration.ofSeconds(3),
                     EventSource.SNAPSHOT_DIFF)) {
                 release(dir, "go");
                 Spawned.await(TIMEOUT, "the rename", () -> comm(p.pid()).equals("stage-two"));
