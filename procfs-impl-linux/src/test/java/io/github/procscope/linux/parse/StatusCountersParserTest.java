@@ -136,22 +136,22 @@ class StatusCountersParserTest {
     @Test
     void everyLiveStatusFileOfThisSystemGivesTheWholeParsersValues() throws IOException {
         int read = 0;
-        for (Path p : statusFiles(Path.of("/proc/self/task"))) {
-            byte[] b = read(p);
-            assertSameValues(StatusParser.parse(SRC, b, b.length), counters(b), p.toString());
-            read++;
-        }
-        try (Stream<Path> dirs = Files.list(Path.of("/proc"))) {
-            for (Path d : dirs.filter(d -> d.getFileName().toString().matches("[0-9]+")).toList()) {
-                byte[] b;
-                try {
-                    b = Files.readAllBytes(d.resolve("status"));
-                } catch (IOException gone) {
-                    continue;
-                }
-                assertSameValues(StatusParser.parse(SRC, b, b.length), counters(b), d.toString());
-                read++;
+        // Threads and processes come and go while they are listed and read: one that is gone is passed over.
+        List<Path> dirs = new ArrayList<>();
+        for (Path parent : List.of(Path.of("/proc/self/task"), Path.of("/proc"))) {
+            try (Stream<Path> s = Files.list(parent)) {
+                s.filter(d -> d.getFileName().toString().matches("[0-9]+")).forEach(dirs::add);
             }
+        }
+        for (Path d : dirs) {
+            byte[] b;
+            try {
+                b = Files.readAllBytes(d.resolve("status"));
+            } catch (IOException gone) {
+                continue;
+            }
+            assertSameValues(StatusParser.parse(SRC, b, b.length), counters(b), d.toString());
+            read++;
         }
         assertTrue(read > 10, "status files read: " + read);
     }
