@@ -21,8 +21,11 @@ class TreeMonitorIT {
 
     @Test
     void aZombieOfTheJobIsReportedOnce() throws Exception {
-        // sleep 0 exits at once; the shell then becomes sleep 30, which never reaps it.
-        Process job = new ProcessBuilder("sh", "-c", "sleep 0 & exec sleep 30").start();
+        // The child ends once the shell has become sleep 30, which never reaps it (the shell itself would reap a
+        // child that ended before its next command).
+        Process job = new ProcessBuilder("sh", "-c",
+                "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec sleep 30").start();
         try {
             TreeMonitor monitor = new TreeMonitor(table, table.key(job.pid()), 50, 16L << 20);
             List<TreeMonitor.Alert> alerts = until(monitor, TreeMonitor.Alert.Kind.ZOMBIE);

@@ -114,8 +114,10 @@ class GrafanaDashboardIT {
         Spawned spawned = new Spawned();
         toClose.push(spawned);
 
-        // The zombie: sh forks "sleep 0", then becomes a sleep that never reaps it.
-        Process zombieParent = spawned.start("sh", "-c", "sleep 0 & exec sleep 600");
+        // The zombie: sh forks a child that ends once sh has become a sleep, which never reaps it.
+        Process zombieParent = spawned.start("sh", "-c",
+                "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec sleep 600");
 
         // A file of 8 MB on the build directory's file system, deleted while a process holds it open.
         Path disk = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "dashboard-it");

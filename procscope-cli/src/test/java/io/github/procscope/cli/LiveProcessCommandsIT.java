@@ -74,7 +74,9 @@ class LiveProcessCommandsIT {
     @Test
     void fdsAndMapsOfAZombieSayItIsOneInOneLineWithStatusOne() throws Exception {
         // The shell's child exits at once; its parent becomes sleep, which never reaps it: a zombie.
-        Process parent = start("sleep", "sh", "-c", "sleep 0 & exec sleep 300");
+        Process parent = start("sleep", "sh", "-c",
+                "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec sleep 300");
         long[] zombie = new long[1];
         Spawned.await(TIMEOUT, "a zombie child", () -> {
             for (String line : Commands.run("ps", "-o", "pid=,stat=", "--ppid", Long.toString(parent.pid())).split("\n")) {

@@ -81,8 +81,10 @@ class ServeIT {
                     + " until (-e $ARGV[1]) { select(undef, undef, undef, 0.05) } syswrite(W, 'w' x " + WRITTEN + ");"
                     + " sleep 600", disk.resolve("out" + i).toString(), go.toString()));
         }
-        // The staged zombie: sh forks "sleep 0", then becomes a sleep that never reaps it.
-        Process zombieParent = start("sh", "-c", "sleep 0 & exec sleep 600");
+        // The staged zombie: sh forks a child that ends once sh has become a sleep, which never reaps it (sh would
+        // reap a child that ended before its next command: on a loaded machine there was then no zombie).
+        Process zombieParent = start("sh", "-c", "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec sleep 600");
 
         // The NVML test double's GPU 0 holds 23,456 MiB (and a little more, which dcgm-exporter rounds away).
         var nvml = NvmlDouble.reset();

@@ -87,8 +87,9 @@ class LiveCollectorTest {
     @Test
     void aStagedZombieIsCountedUnderItsParent(@TempDir Path tmp) throws Exception {
         Path sleep = uniqueSleep(tmp);
-        // sh forks "sleep 0", then becomes the unique sleep, which never reaps the child: a zombie.
-        Process parent = start("sh", "-c", "sleep 0 & exec " + sleep + " 60");
+        // sh forks a child that ends once sh has become the unique sleep, which never reaps it: a zombie.
+        Process parent = start("sh", "-c", "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec " + sleep + " 60");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         String series = "procscope_zombies{parent_comm=\"" + sleep.getFileName() + "\",parent_pid=\"" + parent.pid() + "\"}";
         try (ProcscopeCollector c = new ProcscopeCollector(MetricsSources.of(Procscope.system().processes()),

@@ -190,7 +190,9 @@ class DoctorTest {
 
     @Test
     void liveZombieOrphanAndHangupAreFoundWithTheirPids() {
-        Process zombieParent = spawned.start("sh", "-c", "sleep 0 & exec sleep 60");
+        Process zombieParent = spawned.start("sh", "-c",
+                "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec sleep 60");
         Process orphanMaker = spawned.start("sh", "-c", "sleep 60 & echo $!");
         long orphan = Long.parseLong(Spawned.readLine(orphanMaker, WAIT).trim());
         spawned.adopt(orphan);

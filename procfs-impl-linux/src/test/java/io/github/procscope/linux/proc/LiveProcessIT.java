@@ -123,7 +123,8 @@ class LiveProcessIT {
 
     @Test
     void zombieIsReportedWithItsParent() {
-        Process sh = spawned.start("sh", "-c", "sleep 0 & exec sleep 30");
+        Process sh = spawned.start("sh", "-c", "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec sleep 30");
         long parent = sh.pid();
         Spawned.await(WAIT, "a zombie child of " + parent, () -> proc.snapshot().tree().children(parent).stream()
                 .anyMatch(c -> c.state() == ProcessState.ZOMBIE));

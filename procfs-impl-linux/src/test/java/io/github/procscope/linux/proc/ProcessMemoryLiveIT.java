@@ -119,7 +119,9 @@ class ProcessMemoryLiveIT {
     @Test
     void aZombieHasNoAddressSpace() throws Exception {
         try (Spawned spawned = new Spawned()) {
-            Process sh = spawned.start("sh", "-c", "sleep 0 & exec sleep 60");
+            Process sh = spawned.start("sh", "-c",
+                    "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                    + " exec sleep 0) & exec sleep 60");
             long[] zombie = new long[1];
             Spawned.await(Duration.ofSeconds(30), "a zombie child", () -> sh.toHandle().children().anyMatch(c -> {
                 try {

@@ -100,8 +100,9 @@ class LinuxSignalsSendIT {
 
     @Test
     void aZombieIsNotAliveAndCannotBeSignalled() {
-        // sh forks "sleep 0", then becomes "sleep 30", which never reaps it: a zombie.
-        Process p = spawned.start("sh", "-c", "sleep 0 & exec sleep 30");
+        // sh forks a child that ends once sh has become "sleep 30", which never reaps it: a zombie.
+        Process p = spawned.start("sh", "-c", "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec sleep 30");
         ProcessInfo[] zombie = new ProcessInfo[1];
         Spawned.await(TIMEOUT, "a zombie child", () -> {
             for (ProcessInfo c : proc.snapshot().tree().children(p.pid())) {

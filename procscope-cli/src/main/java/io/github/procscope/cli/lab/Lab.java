@@ -168,15 +168,18 @@ public final class Lab {
     }
 
     private void step3Zombie(LabProcesses procs) {
-        Process sh = procs.start(List.of("sh", "-c", "sleep 0 & exec sleep 600"));
+        Process sh = procs.start(List.of("sh", "-c",
+                "p=$$; (until [ \"$(cat /proc/$p/comm)\" != sh ]; do sleep 0.01; done;"
+                + " exec sleep 0) & exec sleep 600"));
         long parent = sh.pid();
         await("a zombie child of " + parent, () -> zombieOf(parent) != null);
         ProcessInfo zombie = zombieOf(parent);
         ProcessInfo par = table.process(parent);
         StringBuilder sb = new StringBuilder();
         sb.append("# 3. A zombie\n\n");
-        sb.append("sh -c 'sleep 0 & exec sleep 600': the child `sleep 0` ends at once; its parent became `sleep 600`"
-                + " (exec keeps the pid), which never calls wait.\n\n");
+        sb.append("sh starts a child, then becomes `sleep 600` (exec keeps the pid), which never calls wait; the child"
+                + " ends as soon as its parent is sleep (a shell would collect a child that ended before its next"
+                + " command).\n\n");
         sb.append(String.format("%7s %7s %-5s %s%n", "PID", "PPID", "STAT", "COMMAND"));
         sb.append(String.format("%7d %7d %-5s %s%n", par.pid(), par.ppid(), par.state().letter(), par.comm()));
         sb.append(String.format("%7d %7d %-5s %s  <- zombie: RSS %d bytes, VSZ %d bytes%n", zombie.pid(), zombie.ppid(),
