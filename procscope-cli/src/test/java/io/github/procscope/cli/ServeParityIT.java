@@ -443,12 +443,14 @@ class ServeParityIT {
             throw new AssertionError(e.getMessage() + "\nup: " + prom.results("up") + "\nprocess-exporter's log: "
                     + exporter.logTail(), e);
         }
-        // The first comparison once both series are older than the window (17 samples 2 s apart within the window
-        // and 10 s): a counter that starts within the window, as process-exporter's do at 0, is extrapolated by
-        // rate() only down to 0, so the two would differ by how the series began, not by what they count.
+        // The first comparison once both series are older than the window (a sample in the 20 s before it began):
+        // a counter that starts within the window, as process-exporter's do at 0, is extrapolated by rate() only
+        // down to 0, so the two would differ by how the series began, not by what they count. (Not a count of
+        // samples within the window: on a loaded machine a scrape cut off by its 2 s timeout leaves a gap, which
+        // rate() bridges, but which kept a count below its bar for minutes.)
         String w = "[" + RATE_WINDOW_SECONDS + "s]";
-        String samples = "count_over_time(namedprocess_namegroup_cpu_seconds_total{" + g + ",mode=\"user\"}["
-                + (RATE_WINDOW_SECONDS + 10) + "s]) >= " + (RATE_WINDOW_SECONDS / 2 + 2);
+        String samples = "count_over_time(namedprocess_namegroup_cpu_seconds_total{" + g + ",mode=\"user\"}[20s]"
+                + " offset " + RATE_WINDOW_SECONDS + "s) >= 1";
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (prom.results(samples).size() < 2 && System.nanoTime() < deadline) {
             Thread.sleep(1000);
