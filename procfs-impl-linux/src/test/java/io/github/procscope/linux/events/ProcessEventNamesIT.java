@@ -317,6 +317,7 @@ class ProcessEventNamesIT {
                 assertEquals(Optional.of("stage-two"), rename.comm());
                 assertEquals(EventSource.SNAPSHOT_DIFF, rename.source());
                 assertEquals(proc.process(p.pid(), Set.of()).key(), rename.key().orElseThrow());
+                assertEquals(0, sub.dropped(), "no event dropped");
                 release(dir, "end");
                 assertTrue(p.waitFor(TIMEOUT.toSeconds(), TimeUnit.SECONDS));
             }
