@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
  * of the other lines are not looked at.
  */
 public final class StatusCountersParser {
-    private static final int KIB = 1024;
     private static final int NAME = 0;
     private static final int STATE = 1;
     private static final int TGID = 2;
@@ -100,7 +99,7 @@ public final class StatusCountersParser {
             switch (key) {
                 case TGID: out.tgid = c.unsignedAtMost(Integer.MAX_VALUE, "Tgid"); break;
                 case THREADS: out.threads = (int) c.unsignedAtMost(Integer.MAX_VALUE, "thread count"); break;
-                case VM_SWAP: out.swapBytes = kib(c, "VmSwap"); break;
+                case VM_SWAP: out.swapBytes = StatusParser.kibBytes(c, "VmSwap"); break;
                 case VOLUNTARY: out.voluntary = c.unsignedAtMost(Long.MAX_VALUE, "voluntary_ctxt_switches"); break;
                 default: out.nonvoluntary = c.unsignedAtMost(Long.MAX_VALUE, "nonvoluntary_ctxt_switches"); break;
             }
@@ -148,16 +147,6 @@ public final class StatusCountersParser {
         return pos < len ? pos + 1 : len;
     }
 
-    private static long kib(ByteCursor c, String key) {
-        long v = c.unsignedAtMost(Long.MAX_VALUE / KIB, key);
-        c.skipBlanks();
-        if (c.skipIf('k')) {
-            c.expect('B');
-        } else {
-            throw c.fail("expected \"kB\"");
-        }
-        return v * KIB;
-    }
 
     private static String name(int key) {
         return new String(KEYS[key], StandardCharsets.ISO_8859_1);

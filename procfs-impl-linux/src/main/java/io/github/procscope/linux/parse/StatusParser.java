@@ -213,6 +213,14 @@ public final class StatusParser {
     }
 
     private static OptionalLong kib(ByteCursor c, String key) {
+        return OptionalLong.of(kibBytes(c, key));
+    }
+
+    /**
+     * Reads a value in kibibytes ({@code 1234 kB}) as bytes; {@link StatusCountersParser} reads its values with it
+     * too, so that both parsers accept and refuse the same lines with the same message.
+     */
+    static long kibBytes(ByteCursor c, String key) {
         long v = c.unsignedAtMost(Long.MAX_VALUE / KIB, key);
         c.skipBlanks();
         if (c.skipIf('k')) {
@@ -220,7 +228,7 @@ public final class StatusParser {
         } else {
             throw c.fail("expected \"kB\"");
         }
-        return OptionalLong.of(v * KIB);
+        return v * KIB;
     }
 
     /**
