@@ -159,8 +159,19 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         long start = System.nanoTime();
         Scrape s = new Scrape(options.seriesCap());
         ProcessSnapshot snapshot = null;
+        boolean treeFree = options.grouper() instanceof TreeFreeGrouper;
+        assignments.begin();
+        reader.forgetReadAhead();
         try {
-            snapshot = sources.processes().snapshot(facets());
+            // A grouper that needs no tree decides each process's group as it is read, and what the groups report
+            // beyond the snapshot (status counters, limits) is read then too: one pass over /proc, not two.
+            snapshot = treeFree
+                    ? sources.processes().snapshot(facets(), p -> {
+                        if (groupOf(p, TreeFreeGrouper.NO_TREE).isPresent()) {
+                            reader.readAhead(p);
+                        }
+                    })
+                    : sources.processes().snapshot(facets());
         } catch (ProcscopeException e) {
             health.error("processes");
             groups.scrapeFailed();
@@ -168,13 +179,12 @@ public final class ProcscopeCollector implements MultiCollector, AutoCloseable {
         if (snapshot != null) {
             groups.unreadable(snapshot.unreadable().size());
             // The tree (an index of every process by pid and by parent) only where something reads it.
-            boolean treeFree = options.grouper() instanceof TreeFreeGrouper;
             ProcessTree tree = treeFree && gpus.isEmpty() ? TreeFreeGrouper.NO_TREE : snapshot.tree();
             ProcessTree groupTree = treeFree ? TreeFreeGrouper.NO_TREE : tree;
             ProcessGrouper grouper = options.grouper();
-            assignments.begin();
             groups.collect(s, snapshot.processes(), grouper.declaredGroups(), p -> groupOf(p, groupTree),
                     Optional.of(reader));
+            reader.forgetReadAhead();
             Zombies.collect(s, snapshot.processes());
             if (sources.jobs().isPresent()) {
                 jobs(s, snapshot);

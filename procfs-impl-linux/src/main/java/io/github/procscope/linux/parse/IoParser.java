@@ -2,6 +2,7 @@ package io.github.procscope.linux.parse;
 
 import io.github.procscope.api.process.ProcessIo;
 import io.github.procscope.linux.sys.ByteCursor;
+import io.github.procscope.linux.sys.ByteScan;
 
 /**
  * Parser of {@code /proc/PID/io} ({@code Documentation/filesystems/proc.rst}, "IO statistics"): one
@@ -44,14 +45,12 @@ public final class IoParser {
                 continue;
             }
             int start = c.position();
-            while (!c.atLineEnd() && c.peek() != ':') {
-                c.next();
-            }
-            int keyEnd = c.position();
+            int keyEnd = ByteScan.colonOrNewline(buf, start, c.end());
+            c.position(keyEnd);
             if (keyEnd == start || !c.skipIf(':')) {
                 throw c.failAt(start, "expected \"key: value\"");
             }
-            int key = keyIndex(buf, start, keyEnd);
+            int key = keyIndex(buf, start, keyEnd, Integer.bitCount(seen));
             if (key < 0) {
                 c.nextLine(); // a counter a later kernel added
                 continue;
@@ -78,13 +77,20 @@ public final class IoParser {
         return new ProcessIo(v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
     }
 
-    private static int keyIndex(byte[] buf, int start, int end) {
+    /** @param expected the key the kernel prints next, tried first (it prints them in the order of {@link #KEYS}) */
+    private static int keyIndex(byte[] buf, int start, int end, int expected) {
+        if (expected < KEYS.length && matches(buf, start, end, KEYS[expected])) {
+            return expected;
+        }
         for (int k = 0; k < KEYS.length; k++) {
-            byte[] key = KEYS[k];
-            if (key.length == end - start && java.util.Arrays.equals(buf, start, end, key, 0, key.length)) {
+            if (matches(buf, start, end, KEYS[k])) {
                 return k;
             }
         }
         return -1;
+    }
+
+    private static boolean matches(byte[] buf, int start, int end, byte[] key) {
+        return key.length == end - start && java.util.Arrays.equals(buf, start, end, key, 0, key.length);
     }
 }

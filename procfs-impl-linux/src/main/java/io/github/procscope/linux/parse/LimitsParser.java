@@ -3,6 +3,7 @@ package io.github.procscope.linux.parse;
 import io.github.procscope.api.process.ResourceLimit;
 import io.github.procscope.api.process.ResourceLimits;
 import io.github.procscope.linux.sys.ByteCursor;
+import io.github.procscope.linux.sys.ByteScan;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -111,10 +112,7 @@ public final class LimitsParser {
         c.nextLine();
         while (!c.atEnd()) {
             int start = c.position();
-            int nameEnd = start;
-            while (nameEnd < c.end() && nameEnd - start < NAME_WIDTH && buf[nameEnd] != '\n') {
-                nameEnd++;
-            }
+            int nameEnd = ByteScan.newline(buf, start, Math.min(c.end(), start + NAME_WIDTH));
             if (nameEnd - start < NAME_WIDTH) {
                 throw c.fail("a limit line shorter than its name column");
             }

@@ -214,32 +214,36 @@ public final class StatParser {
      * printed unsigned, where a minus sign is damage.
      */
     private static boolean isSigned(int field) {
-        switch (field) {
-            case 4: case 5: case 6: case 7: case 8: case 16: case 17: case 18: case 19: case 20: case 21:
-            case 38: case 39: case 44: case 52:
-                return true;
-            default:
-                return false;
-        }
+        return (SIGNED >>> field & 1) != 0;
     }
+
+    private static final long SIGNED = bits(4, 5, 6, 7, 8, 16, 17, 18, 19, 20, 21, 38, 39, 44, 52);
 
     /**
      * Fields held as their 64 bits, so that the kernel's whole unsigned range is a value: the flags word (9), tick
      * counts (14-17, 42-44), rsslim (25), addresses, signal masks and wchan (26-35, 45-51).
      */
     private static boolean isUnsigned64(int field) {
-        return field == 9 || (field >= 14 && field <= 17) || (field >= 25 && field <= 35)
-                || (field >= 42 && field <= 51);
+        return (UNSIGNED_64 >>> field & 1) != 0;
     }
+
+    private static final long UNSIGNED_64 = bits(9, 14, 15, 16, 17, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 42,
+            43, 44, 45, 46, 47, 48, 49, 50, 51);
 
     /** Fields held as {@code int}: tty_nr, nice, num_threads, exit_signal, processor, rt_priority, policy, exit_code. */
     private static boolean isInt(int field) {
-        switch (field) {
-            case 7: case 19: case 20: case 38: case 39: case 40: case 41: case 52:
-                return true;
-            default:
-                return false;
+        return (INT >>> field & 1) != 0;
+    }
+
+    private static final long INT = bits(7, 19, 20, 38, 39, 40, 41, 52);
+
+    /** @return a mask with the bit of each field number set (every number is below 64) */
+    private static long bits(int... fields) {
+        long mask = 0;
+        for (int f : fields) {
+            mask |= 1L << f;
         }
+        return mask;
     }
 
     private static OptionalLong address(long v) {

@@ -2,6 +2,7 @@ package io.github.procscope.linux.parse;
 
 import io.github.procscope.api.core.ProcfsParseException;
 import io.github.procscope.linux.sys.ByteCursor;
+import io.github.procscope.linux.sys.ByteScan;
 
 import java.nio.charset.StandardCharsets;
 
@@ -71,9 +72,7 @@ public final class StatusCountersParser {
         int pos = 0;
         while (pos < len) {
             int keyStart = pos;
-            while (pos < len && buf[pos] != '\n' && buf[pos] != ':') {
-                pos++;
-            }
+            pos = ByteScan.colonOrNewline(buf, pos, len);
             if (pos >= len || buf[pos] == '\n') {
                 if (pos == keyStart) { // blank line
                     pos++;
@@ -118,16 +117,25 @@ public final class StatusCountersParser {
         return out;
     }
 
-    /** @return the index of the key in {@code buf[from, to)}, or -1 for a key not read */
+    /**
+     * @return the index of the key in {@code buf[from, to)}, or -1 for a key not read. Told apart by length and
+     *         first byte before the bytes are compared: most of a status file's keys are not read, and each line
+     *         asks
+     */
     private static int key(byte[] buf, int from, int to) {
-        int n = to - from;
-        for (int k = 0; k < KEYS.length; k++) {
-            byte[] key = KEYS[k];
-            if (key.length == n && buf[from] == key[0] && same(buf, from, key)) {
-                return k;
-            }
+        byte first = buf[from];
+        int k;
+        switch (to - from) {
+            case 3: k = first == 'P' ? PID : first == 'U' ? UID : first == 'G' ? GID : -1; break;
+            case 4: k = first == 'N' ? NAME : first == 'T' ? TGID : first == 'P' ? PPID : -1; break;
+            case 5: k = first == 'S' ? STATE : -1; break;
+            case 6: k = first == 'V' ? VM_SWAP : -1; break;
+            case 7: k = first == 'T' ? THREADS : -1; break;
+            case 23: k = first == 'v' ? VOLUNTARY : -1; break;
+            case 26: k = first == 'n' ? NONVOLUNTARY : -1; break;
+            default: return -1;
         }
-        return -1;
+        return k >= 0 && same(buf, from, KEYS[k]) ? k : -1;
     }
 
     private static boolean same(byte[] buf, int from, byte[] key) {
@@ -141,9 +149,7 @@ public final class StatusCountersParser {
 
     /** @return the position after the newline that ends the line at {@code pos}, or {@code len} */
     private static int skipLine(byte[] buf, int pos, int len) {
-        while (pos < len && buf[pos] != '\n') {
-            pos++;
-        }
+        pos = ByteScan.newline(buf, pos, len);
         return pos < len ? pos + 1 : len;
     }
 

@@ -56,6 +56,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The process table of a Linux procfs, rooted at a directory: {@code /proc} for the live system, or a
@@ -167,7 +168,16 @@ public final class LinuxProcfs implements ProcessTable {
 
     @Override
     public ProcessSnapshot snapshot(Set<Facet> facets) {
+        return snapshot(facets, NO_VISITOR);
+    }
+
+    private static final Consumer<ProcessInfo> NO_VISITOR = p -> { };
+
+    /** Hands each process on as soon as it is read, within the one pass over {@code /proc}. */
+    @Override
+    public ProcessSnapshot snapshot(Set<Facet> facets, Consumer<ProcessInfo> eachRead) {
         Objects.requireNonNull(facets, "facets");
+        Objects.requireNonNull(eachRead, "eachRead");
         Instant takenAt = Instant.now();
         // The thread's buffer of its last snapshot, taken out while this one uses it (a snapshot within a
         // snapshot on one thread gets a new one), given back unless a file made it grow.
@@ -175,7 +185,7 @@ public final class LinuxProcfs implements ProcessTable {
         SNAPSHOT_BUFFER.set(null);
         ProcBuffer buf = kept != null ? kept : new ProcBuffer();
         try {
-            return snapshot(facets, takenAt, buf);
+            return snapshot(facets, takenAt, buf, eachRead);
         } finally {
             if (buf.bytes().length <= ProcBuffer.DEFAULT_CAPACITY) {
                 SNAPSHOT_BUFFER.set(buf);
@@ -183,7 +193,8 @@ public final class LinuxProcfs implements ProcessTable {
         }
     }
 
-    private ProcessSnapshot snapshot(Set<Facet> facets, Instant takenAt, ProcBuffer buf) {
+    private ProcessSnapshot snapshot(Set<Facet> facets, Instant takenAt, ProcBuffer buf,
+                                     Consumer<ProcessInfo> eachRead) {
         Duration uptime = readUptime(buf);
         long[] pids = listPids(root);
         List<ProcessInfo> out = new ArrayList<>(pids.length);
@@ -200,6 +211,7 @@ public final class LinuxProcfs implements ProcessTable {
                 }
                 if (p != null) {
                     out.add(p);
+                    eachRead.accept(p);
                 }
             }
         }

@@ -101,16 +101,14 @@ public final class ByteCursor {
 
     /** Skips spaces and tabs. */
     public void skipBlanks() {
-        while (pos < end && (buf[pos] == ' ' || buf[pos] == '\t')) {
-            pos++;
+        if (pos < end && (buf[pos] == ' ' || buf[pos] == '\t')) {
+            pos = ByteScan.pastBlanks(buf, pos + 1, end);
         }
     }
 
     /** Moves past the next newline (or to the end). */
     public void nextLine() {
-        while (pos < end && buf[pos] != '\n') {
-            pos++;
-        }
+        pos = ByteScan.newline(buf, pos, end);
         if (pos < end) {
             pos++;
         }

@@ -9,6 +9,9 @@ import jnr.posix.POSIX;
 import jnr.posix.POSIXFactory;
 import jnr.posix.util.DefaultPOSIXHandler;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -25,6 +28,11 @@ import java.nio.ByteOrder;
  */
 final class JnrWall implements NativeWall {
     private static final int CHUNK = 16 * 1024;
+    /** The per-thread native buffer for a path: {@code PATH_MAX}. */
+    private static final int PATH_BYTES = 4096;
+    /** A path's bytes read eight at a time, in the machine's order, as they are written to native memory. */
+    private static final VarHandle PATH_WORDS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.nativeOrder());
     /**
      * Room for glibc's opaque {@code posix_spawn_file_actions_t} (80 bytes on 64-bit Linux) and
      * {@code posix_spawnattr_t} (336 bytes), with a wide margin.
@@ -40,6 +48,8 @@ final class JnrWall implements NativeWall {
     /** The per-thread native memory, and Java arrays to decode it from. */
     private static final class Buffers {
         final Pointer chunk;
+        /** A path of at most {@link #PATH_BYTES} bytes, its NUL included, for the calls that take one. */
+        final Pointer path;
         final Pointer statx;
         final Pointer siginfo;
         final byte[] statxBytes = new byte[FileStatus.STATX_BYTES];
@@ -49,6 +59,7 @@ final class JnrWall implements NativeWall {
 
         Buffers(jnr.ffi.Runtime rt) {
             chunk = Memory.allocateDirect(rt, CHUNK);
+            path = Memory.allocateDirect(rt, PATH_BYTES);
             statx = Memory.allocateDirect(rt, FileStatus.STATX_ALLOC);
             siginfo = Memory.allocateDirect(rt, ChildState.SIGINFO_BYTES);
             pidfdInfo = Memory.allocateDirect(rt, PidfdInfo.BYTES);
@@ -149,9 +160,33 @@ final class JnrWall implements NativeWall {
 
     @Override
     public int openat(int dirfd, byte[] path, int flags) {
-        NativeWalls.checkPath(path);
-        int fd = libc.openat(dirfd, path, flags);
+        Pointer p = nativePath(path, buffers.get());
+        int fd = libc.openat(dirfd, p, flags);
+        Reference.reachabilityFence(p); // memory of its own for a long path is freed once unreachable
         return fd >= 0 ? fd : errno();
+    }
+
+    /**
+     * Copies a path, its NUL included, into native memory: the per-thread buffer when it fits (eight bytes at a
+     * time, through jnr's memory access, where passing the array would cost jffi a copy of its own and a
+     * heavier call), else memory of its own. A call that takes only numbers and addresses is jffi's fastest.
+     */
+    private Pointer nativePath(byte[] path, Buffers b) {
+        int n = NativeWalls.checkPath(path) + 1;
+        if (n > PATH_BYTES) {
+            Pointer own = Memory.allocateDirect(runtime, n);
+            own.put(0, path, 0, n);
+            return own;
+        }
+        Pointer p = b.path;
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            p.putLong(i, (long) PATH_WORDS.get(path, i));
+        }
+        for (; i < n; i++) {
+            p.putByte(i, path[i]);
+        }
+        return p;
     }
 
     @Override
@@ -173,9 +208,11 @@ final class JnrWall implements NativeWall {
 
     @Override
     public int statx(int dirfd, byte[] path, int flags, int mask, FileStatus out) {
-        NativeWalls.checkPath(path);
         Buffers b = buffers.get();
-        if (libc.statx(dirfd, path, flags, mask, b.statx) != 0) {
+        Pointer p = nativePath(path, b);
+        int r = libc.statx(dirfd, p, flags, mask, b.statx);
+        Reference.reachabilityFence(p);
+        if (r != 0) {
             return errno();
         }
         b.statx.get(0, b.statxBytes, 0, b.statxBytes.length);

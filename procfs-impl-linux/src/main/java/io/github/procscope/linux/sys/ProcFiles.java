@@ -120,13 +120,17 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
     /** The root whose descriptor {@link #openForCall} keeps: this JVM's own procfs. */
     private static final String SHARED_PREFIX = "/proc/";
     /** The descriptor of {@code /proc} that {@link #openForCall} keeps open, or -1 until one is opened. */
-    private static int sharedRootFd = -1;
+    private static volatile int sharedRootFd = -1;
+    /** Each thread's reader of the kept descriptor, for one call at a time. */
+    private static final ThreadLocal<WallProcFiles> CALL_READERS = new ThreadLocal<>();
 
     /**
      * As {@link #open}, for a call that reads a file or two of one process (a metrics scrape makes two such calls
      * per process): under this JVM's {@code /proc}, read through this JVM's wall, the reader borrows a descriptor of
      * {@code /proc} that is opened once and kept open for the JVM's life (closing the reader leaves it open), so
-     * that the call opens and closes no root of its own. Any other root, and a test's wall, open one per reader.
+     * that the call opens and closes no root of its own; each thread keeps its reader of that descriptor for call
+     * after call (closing it ends the call; a call made within another on the same thread gets one of its own).
+     * Any other root, and a test's wall, open one per reader.
      *
      * @return the reader, as {@link #open} returns it
      */
@@ -136,7 +140,13 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
             if (w != null) {
                 int fd = sharedRoot(w);
                 if (fd >= 0) {
-                    return WallProcFiles.borrowing(w, fd, prefix);
+                    WallProcFiles kept = CALL_READERS.get();
+                    if (kept == null || !kept.reads(w, fd)) {
+                        kept = WallProcFiles.kept(w, fd, prefix);
+                        CALL_READERS.set(kept);
+                    }
+                    // a call within a call on this thread gets a reader of its own
+                    return kept.startCall() ? kept : WallProcFiles.borrowing(w, fd, prefix);
                 }
             }
         }
@@ -144,7 +154,12 @@ public abstract class ProcFiles implements AutoCloseable, ByteCursor.Source {
     }
 
     /** @return the kept descriptor of {@code /proc}, opened by the first caller; -1 if it cannot be opened */
-    private static synchronized int sharedRoot(NativeWall w) {
+    private static int sharedRoot(NativeWall w) {
+        int fd = sharedRootFd;
+        return fd >= 0 ? fd : openSharedRoot(w);
+    }
+
+    private static synchronized int openSharedRoot(NativeWall w) {
         if (sharedRootFd < 0) {
             int fd = w.openat(NativeWall.AT_FDCWD, NativeWall.path("/proc"),
                     NativeWall.O_RDONLY | NativeWall.O_DIRECTORY | NativeWall.O_CLOEXEC);

@@ -21,17 +21,44 @@ final class WallProcFiles extends ProcFiles {
     private final FileStatus status = new FileStatus();
     private final byte[] one = new byte[1];
     private boolean closed;
+    /** Whether this reader is kept by its thread for call after call ({@link #kept}), closing only ends a call. */
+    private final boolean keptByThread;
+    /** For a reader kept by its thread: whether a call has it now. */
+    private boolean inCall;
 
-    private WallProcFiles(String prefix, NativeWall wall, int rootFd, boolean ownsRoot) {
+    private WallProcFiles(String prefix, NativeWall wall, int rootFd, boolean ownsRoot, boolean keptByThread) {
         super(prefix);
         this.wall = wall;
         this.rootFd = rootFd;
         this.ownsRoot = ownsRoot;
+        this.keptByThread = keptByThread;
     }
 
     /** @return a reader of the root open as {@code rootFd}, which it does not close */
     static WallProcFiles borrowing(NativeWall wall, int rootFd, String prefix) {
-        return new WallProcFiles(prefix, wall, rootFd, false);
+        return new WallProcFiles(prefix, wall, rootFd, false, false);
+    }
+
+    /**
+     * @return a reader of the root open as {@code rootFd} (which it does not close) for one thread to use call
+     *         after call: {@link #startCall} before each, {@link #close} after
+     */
+    static WallProcFiles kept(NativeWall wall, int rootFd, String prefix) {
+        return new WallProcFiles(prefix, wall, rootFd, false, true);
+    }
+
+    /** @return whether this kept reader reads {@code rootFd} over {@code wall} */
+    boolean reads(NativeWall wall, int rootFd) {
+        return this.wall == wall && this.rootFd == rootFd;
+    }
+
+    /** @return whether this kept reader was free and now serves a call (false while an outer call has it) */
+    boolean startCall() {
+        if (!keptByThread || inCall) {
+            return false;
+        }
+        inCall = true;
+        return true;
     }
 
     /** @return a reader of {@code root} over {@code wall}, or {@code null} if the root cannot be opened */
@@ -41,7 +68,7 @@ final class WallProcFiles extends ProcFiles {
         if (fd < 0) {
             return null; // the JDK way reports the failure per file, with its usual outcomes
         }
-        return new WallProcFiles(prefix, wall, fd, true);
+        return new WallProcFiles(prefix, wall, fd, true, false);
     }
 
     @Override
@@ -151,6 +178,10 @@ final class WallProcFiles extends ProcFiles {
 
     @Override
     public void close() {
+        if (keptByThread) {
+            inCall = false; // the call is over; the thread keeps the reader
+            return;
+        }
         if (!closed) {
             closed = true;
             if (ownsRoot) {

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -283,6 +284,36 @@ class NativeWallTest {
         assertThrows(IllegalArgumentException.class, () -> NativeWall.path("a\0b"));
         assertEquals(-36, w.openat(NativeWall.AT_FDCWD, NativeWall.path("/" + "x".repeat(5000)), NativeWall.O_RDONLY),
                 "ENAMETOOLONG");
+    }
+
+    @ParameterizedTest
+    @MethodSource("backEnds")
+    void pathsOfEveryLengthUpToTheLongestReachTheirFile(String name, @TempDir Path dir) throws Exception {
+        NativeWall w = wall(name);
+        Path file = dir.resolve("f");
+        byte[] expected = "the file's bytes\n".getBytes(StandardCharsets.US_ASCII);
+        Files.write(file, expected);
+        String rest = file.toString().substring(1);
+        // Every length modulo eight, and the longest path the kernel takes (4,095 bytes and the NUL).
+        List<String> paths = new ArrayList<>();
+        for (int slashes = 1; slashes <= 24; slashes++) {
+            paths.add("/".repeat(slashes) + rest);
+        }
+        paths.add("/".repeat(4095 - rest.length()) + rest);
+        for (String p : paths) {
+            int fd = w.openat(NativeWall.AT_FDCWD, NativeWall.path(p), NativeWall.O_RDONLY | NativeWall.O_CLOEXEC);
+            assertTrue(fd >= 0, "a path of " + p.length() + " bytes: " + fd);
+            byte[] in = new byte[4096];
+            long n = w.read(fd, in, 0, in.length);
+            assertEquals(0, w.close(fd));
+            assertArrayEquals(expected, Arrays.copyOf(in, (int) n), "a path of " + p.length() + " bytes");
+            FileStatus st = new FileStatus();
+            assertEquals(0, w.statx(NativeWall.AT_FDCWD, NativeWall.path(p), 0, NativeWall.STATX_BASIC_STATS, st));
+            assertEquals(expected.length, st.size);
+        }
+        String tooLong = "/".repeat(4096 - rest.length()) + rest;
+        assertEquals(-36, w.openat(NativeWall.AT_FDCWD, NativeWall.path(tooLong), NativeWall.O_RDONLY),
+                "ENAMETOOLONG past 4,095 bytes");
     }
 
     @ParameterizedTest

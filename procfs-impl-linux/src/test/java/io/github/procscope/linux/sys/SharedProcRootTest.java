@@ -118,6 +118,39 @@ class SharedProcRootTest {
     }
 
     @Test
+    void eachThreadKeepsItsReaderAndACallWithinACallGetsItsOwn() throws Exception {
+        long self = ProcessHandle.current().pid();
+        ProcBuffer buf = new ProcBuffer();
+        ProcFiles first;
+        try (ProcFiles outer = ProcFiles.openForCall(Path.of("/proc"), "/proc/", true, null)) {
+            first = outer;
+            ByteCursor.Source named = outer.source(self, ProcFiles.Leaf.STAT);
+            try (ProcFiles inner = ProcFiles.openForCall(Path.of("/proc"), "/proc/", true, null)) {
+                assertTrue(inner != outer, "a call within a call on this thread gets a reader of its own");
+                inner.source(self, ProcFiles.Leaf.LIMITS);
+                assertEquals(ProcBuffer.Result.OK, inner.read(self, ProcFiles.Leaf.LIMITS, buf));
+            }
+            assertEquals(Path.of("/proc/" + self + "/stat"), named.path(), "the outer call's file is still named");
+            assertEquals(ProcBuffer.Result.OK, outer.read(self, ProcFiles.Leaf.STAT, buf));
+            assertTrue(new String(buf.bytes(), 0, buf.length(), StandardCharsets.US_ASCII).startsWith(self + " ("));
+        }
+        try (ProcFiles again = ProcFiles.openForCall(Path.of("/proc"), "/proc/", true, null)) {
+            assertTrue(again == first, "once its call is over the thread's reader serves the next call");
+            assertEquals(ProcBuffer.Result.OK, again.read(self, ProcFiles.Leaf.STATUS, buf));
+        }
+        ProcFiles[] other = new ProcFiles[1];
+        Thread t = new Thread(() -> {
+            try (ProcFiles files = ProcFiles.openForCall(Path.of("/proc"), "/proc/", true, null)) {
+                other[0] = files;
+            }
+        });
+        t.start();
+        t.join();
+        assertNotNull(other[0]);
+        assertTrue(other[0] != first, "another thread has a reader of its own");
+    }
+
+    @Test
     void anotherRootOpensItsOwnDescriptor(@TempDir Path dir) throws IOException {
         Path root = dir.resolve("proc");
         Files.createDirectories(root.resolve("42"));

@@ -11,8 +11,11 @@ import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.process.StatusCounters;
 import io.github.procscope.api.process.ThreadInfo;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -49,6 +52,11 @@ public final class ProcessReading {
         private final boolean threads;
         /** The one reading {@link #read} fills and returns, so that a scrape builds none per process. */
         private final ProcessReading reading = new ProcessReading();
+        /** What {@link #readAhead} read this scrape, by the very process object the snapshot holds. */
+        private final Map<ProcessInfo, ProcessReading> readAhead = new IdentityHashMap<>();
+        /** The readings {@link #readAhead} fills, kept from scrape to scrape; the first {@link #used} are taken. */
+        private final List<ProcessReading> pool = new ArrayList<>();
+        private int used;
 
         /**
          * @param table   the process table (limits, threads)
@@ -77,7 +85,37 @@ public final class ProcessReading {
          *         every call, filled anew: valid until the next call
          */
         public ProcessReading read(ProcessInfo p) {
-            ProcessReading r = reading;
+            ProcessReading ahead = readAhead.remove(p);
+            return ahead != null ? ahead : fill(reading, p);
+        }
+
+        /**
+         * Lets go of what was read ahead (called before a scrape and after its groups are counted): neither the
+         * snapshot's processes nor their threads are held between scrapes.
+         */
+        public void forgetReadAhead() {
+            readAhead.clear();
+            for (int i = 0; i < used; i++) {
+                pool.get(i).threads = List.of();
+            }
+            used = 0;
+        }
+
+        /**
+         * Reads a grouped process now, while the snapshot that read it goes on to the next one
+         * ({@link io.github.procscope.api.process.ProcessTable#snapshot(Set, java.util.function.Consumer)}), for
+         * {@link #read} to hand back when the groups are counted: one pass over {@code /proc} instead of two.
+         *
+         * @param p a process the snapshot has just read
+         */
+        public void readAhead(ProcessInfo p) {
+            if (used == pool.size()) {
+                pool.add(new ProcessReading());
+            }
+            readAhead.put(p, fill(pool.get(used++), p));
+        }
+
+        private ProcessReading fill(ProcessReading r, ProcessInfo p) {
             r.swapBytes = 0;
             r.pssBytes = 0;
             r.swapPssBytes = 0;

@@ -18,11 +18,11 @@ public interface WallLibC {
     @Variadic(fixedCount = 1)
     long syscall(long number, long arg1, long arg2, long arg3, long arg4);
 
-    int openat(int dirfd, @In byte[] path, int flags);
+    int openat(int dirfd, Pointer path, int flags);
 
     long read(int fd, Pointer buf, long count);
 
-    int statx(int dirfd, @In byte[] path, int flags, int mask, @Out Pointer buf);
+    int statx(int dirfd, Pointer path, int flags, int mask, @Out Pointer buf);
 
     int poll(Pointer fds, long nfds, int timeout);
 
