@@ -97,20 +97,19 @@ scrape() {
 cpu_ticks() {
     sed 's/.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
 }
-i=0
-while [ "$i" -lt 10 ]; do
-    scrape "$serve_port"
-    scrape "$exporter_port"
-    i=$((i + 1))
-done
+# Scrapes serve and the exporter in turn, $1 times each.
+scrape_both() {
+    i=0
+    while [ "$i" -lt "$1" ]; do
+        scrape "$serve_port"
+        scrape "$exporter_port"
+        i=$((i + 1))
+    done
+}
+scrape_both 10
 serve0=$(cpu_ticks "$serve_pid")
 exporter0=$(cpu_ticks "$exporter_pid")
-i=0
-while [ "$i" -lt "$scrapes" ]; do
-    scrape "$serve_port"
-    scrape "$exporter_port"
-    i=$((i + 1))
-done
+scrape_both "$scrapes"
 serve1=$(cpu_ticks "$serve_pid")
 exporter1=$(cpu_ticks "$exporter_pid")
 idle_serve=$(sed -n 's/^namedprocess_namegroup_num_procs{groupname="idle"} \(.*\)$/\1/p' "$tmp/body.$serve_port")

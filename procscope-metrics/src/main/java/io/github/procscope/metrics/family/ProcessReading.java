@@ -11,7 +11,6 @@ import io.github.procscope.api.process.ProcessTable;
 import io.github.procscope.api.process.StatusCounters;
 import io.github.procscope.api.process.ThreadInfo;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -52,11 +51,11 @@ public final class ProcessReading {
         private final boolean threads;
         /** The one reading {@link #read} fills and returns, so that a scrape builds none per process. */
         private final ProcessReading reading = new ProcessReading();
-        /** What {@link #readAhead} read this scrape, by the very process object the snapshot holds. */
-        private final Map<ProcessInfo, ProcessReading> readAhead = new IdentityHashMap<>();
-        /** The readings {@link #readAhead} fills, kept from scrape to scrape; the first {@link #used} are taken. */
-        private final List<ProcessReading> pool = new ArrayList<>();
-        private int used;
+        /**
+         * What {@link #readAhead} read this scrape, by the very process object the snapshot holds; a new map each
+         * scrape, so that a scrape of many processes leaves no large table behind.
+         */
+        private Map<ProcessInfo, ProcessReading> readAhead = new IdentityHashMap<>();
 
         /**
          * @param table   the process table (limits, threads)
@@ -81,8 +80,9 @@ public final class ProcessReading {
 
         /**
          * @param p a grouped process, as the snapshot read it (with its status, I/O counters and descriptors)
-         * @return what it adds; a process gone meanwhile adds what the snapshot had of it. The same object for
-         *         every call, filled anew: valid until the next call
+         * @return what it adds; a process gone meanwhile adds what the snapshot had of it. What {@link #readAhead}
+         *         read of it during the snapshot, once; else the same object for every call, filled anew: valid
+         *         until the next call
          */
         public ProcessReading read(ProcessInfo p) {
             ProcessReading ahead = readAhead.remove(p);
@@ -94,11 +94,7 @@ public final class ProcessReading {
          * snapshot's processes nor their threads are held between scrapes.
          */
         public void forgetReadAhead() {
-            readAhead.clear();
-            for (int i = 0; i < used; i++) {
-                pool.get(i).threads = List.of();
-            }
-            used = 0;
+            readAhead = new IdentityHashMap<>();
         }
 
         /**
@@ -109,10 +105,7 @@ public final class ProcessReading {
          * @param p a process the snapshot has just read
          */
         public void readAhead(ProcessInfo p) {
-            if (used == pool.size()) {
-                pool.add(new ProcessReading());
-            }
-            readAhead.put(p, fill(pool.get(used++), p));
+            readAhead.put(p, fill(new ProcessReading(), p));
         }
 
         private ProcessReading fill(ProcessReading r, ProcessInfo p) {
