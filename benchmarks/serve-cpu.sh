@@ -12,7 +12,8 @@
 # exporterScrapeRules do. Both are scraped 10 times to warm up, then SCRAPES times each (default 20), alternating
 # one scrape of each, and the script prints each one's CPU time per scrape (utime + stime of all its threads, from
 # /proc/PID/stat, over the alternating scrapes: garbage collection, compilation and background threads included),
-# the ratio exporter / serve, the process count and the load average. Every process it starts is ended by its pid.
+# the ratio exporter / serve, the median wall time of a scrape of each (curl's time_total) and its ratio, the
+# process count and the load average. Every process it starts is ended by its pid.
 # Needs gcc, curl and python3; `./procscope` builds the tool if it is not built.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -87,8 +88,10 @@ for port in "$serve_port" "$exporter_port"; do
         sleep 0.5
     done
 done
+# One scrape of port $1; its wall time (curl's time_total: connecting, the scrape, the transfer) goes to wall.$1.
 scrape() {
-    if ! curl -fsS "http://127.0.0.1:$1/metrics" > "$tmp/body.$1" 2> "$tmp/curl.err"; then
+    if ! curl -fsS -o "$tmp/body.$1" -w '%{time_total}\n' "http://127.0.0.1:$1/metrics" >> "$tmp/wall.$1" \
+            2> "$tmp/curl.err"; then
         echo "serve-cpu.sh: a scrape of port $1 failed: $(cat "$tmp/curl.err")" >&2
         exit 1
     fi
@@ -107,6 +110,8 @@ scrape_both() {
     done
 }
 scrape_both 10
+: > "$tmp/wall.$serve_port"
+: > "$tmp/wall.$exporter_port"
 serve0=$(cpu_ticks "$serve_pid")
 exporter0=$(cpu_ticks "$exporter_pid")
 scrape_both "$scrapes"
@@ -122,4 +127,12 @@ awk -v s0="$serve0" -v s1="$serve1" -v e0="$exporter0" -v e1="$exporter1" -v n="
     printf "CPU per scrape, whole process, %d scrapes each: serve %.1f ms, process-exporter %.1f ms\n", n, s, e
     if (s > 0) printf "exporter / serve: %.2fx\n", e / s
 }'
+# the median of a file of numbers, in milliseconds
+median_ms() {
+    sort -g "$1" | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f", m * 1000 }'
+}
+serve_wall=$(median_ms "$tmp/wall.$serve_port")
+exporter_wall=$(median_ms "$tmp/wall.$exporter_port")
+echo "wall time per scrape (curl's time_total), median of $scrapes each: serve $serve_wall ms, process-exporter $exporter_wall ms"
+awk -v s="$serve_wall" -v e="$exporter_wall" 'BEGIN { if (s > 0) printf "exporter / serve, wall: %.2fx\n", e / s }'
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -3,6 +3,11 @@ package io.github.procscope.metrics;
 import io.github.procscope.api.diagnose.DoctorOptions;
 import io.github.procscope.api.gpu.IdleHoldingRule;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -240,11 +245,29 @@ public record ExporterOptions(ProcessGrouper grouper, boolean perPid, int series
                 deletedFilesEvery, groupRetention, threads, on);
     }
 
-    /** @return this machine's host name, or {@code localhost} when it cannot be found */
+    /**
+     * @return this machine's host name as the kernel holds it for this process (its UTS namespace: a pod's name in a
+     *         pod without the host's network, as dcgm-exporter's {@code os.Hostname()} gives), or {@code localhost}
+     *         when it cannot be read. No name lookup: {@code InetAddress.getLocalHost()} asks the resolver, which
+     *         stalls the exporter's start on a node whose DNS does not answer and yields {@code localhost} on one
+     *         whose name does not resolve.
+     */
     static String localHostname() {
-        try {
-            return java.net.InetAddress.getLocalHost().getHostName();
-        } catch (java.io.IOException | SecurityException e) {
+        return hostnameFrom(Path.of("/proc/sys/kernel/hostname"));
+    }
+
+    /**
+     * @param file the kernel's {@code hostname} file
+     * @return its first line, or {@code localhost} when it cannot be read or is empty
+     */
+    static String hostnameFrom(Path file) {
+        // At most 256 bytes: the kernel's limit is 64.
+        try (InputStream in = Files.newInputStream(file)) {
+            String text = new String(in.readNBytes(256), StandardCharsets.UTF_8);
+            int end = text.indexOf('\n');
+            String name = (end < 0 ? text : text.substring(0, end)).strip();
+            return name.isEmpty() ? "localhost" : name;
+        } catch (IOException | SecurityException e) {
             return "localhost";
         }
     }

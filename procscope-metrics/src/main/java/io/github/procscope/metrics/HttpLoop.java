@@ -9,13 +9,9 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.net.StandardSocketOptions;
 import java.nio.charset.StandardCharsets;
-import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -58,8 +54,6 @@ final class HttpLoop {
     private static final long LINGER_BYTES = 16L << 20;
     private static final long ACCEPT_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     private static final byte[] NO_BYTES = new byte[0];
-    private static final DateTimeFormatter HTTP_DATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.US);
 
     private enum State { READING, ANSWERING, WRITING, LINGERING }
 
@@ -411,7 +405,8 @@ final class HttpLoop {
         }
         StringBuilder h = new StringBuilder(256);
         h.append("HTTP/1.1 ").append(reply.status()).append(' ').append(HttpReply.reason(reply.status()))
-                .append("\r\nDate: ").append(HTTP_DATE.format(ZonedDateTime.now(ZoneOffset.UTC))).append("\r\n");
+                .append("\r\nDate: ");
+        HttpDate.append(Math.floorDiv(System.currentTimeMillis(), 1000L), h).append("\r\n");
         for (String[] f : reply.fields()) {
             h.append(f[0]).append(": ").append(f[1]).append("\r\n");
         }

@@ -66,9 +66,15 @@ class MetricsServerTest {
             assertTrue(om.headers().firstValue("Content-Type").orElse("").startsWith("application/openmetrics-text"),
                     om.headers().toString());
             assertTrue(om.body().endsWith("# EOF\n"), om.body());
+            long before = java.time.Instant.now().getEpochSecond();
             var health = get(s, "/healthz", null);
+            long after = java.time.Instant.now().getEpochSecond();
             assertEquals(200, health.statusCode());
             assertEquals("ok\n", health.body());
+            // the Date field (RFC 9110's IMF-fixdate), as java.time reads it back, within the request's seconds
+            long date = java.time.ZonedDateTime.parse(health.headers().firstValue("Date").orElse(""),
+                    java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME).toEpochSecond();
+            assertTrue(date >= before && date <= after, health.headers().toString());
             assertEquals(404, get(s, "/nothing", null).statusCode());
         }
     }
