@@ -56,6 +56,12 @@ class JffiStubTest {
         try (var s = Files.list(dir)) {
             assertEquals(List.of("libjffi-1.2.so"), s.map(f -> f.getFileName().toString()).toList());
         }
+        // named by the CPU and the stub's CRC-32 in eight hexadecimal digits, leading zeros kept
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(Files.readAllBytes(dir.resolve("libjffi-1.2.so")));
+        String name = dir.getFileName().toString();
+        assertTrue(name.startsWith("jffi-") && name.endsWith(String.format(java.util.Locale.ROOT, "-%08x",
+                crc.getValue())), name);
     }
 
     @Test
