@@ -43,6 +43,23 @@ final class HttpDate {
         return two(secondOfDay % 60, to).append(" GMT");
     }
 
+    /**
+     * Appends the whole field, {@code Date: ...} and its CRLF, or nothing when the clock stands outside years 0001
+     * to 9999: a clock that far off is no clock, and an origin server without one sends no {@code Date} (RFC 9110,
+     * section 6.6.1) rather than fail the answer.
+     *
+     * @param epochSecond the clock's second since 1970-01-01T00:00:00Z
+     * @param to          the head being written
+     * @return whether the field was written
+     */
+    static boolean appendField(long epochSecond, StringBuilder to) {
+        if (epochSecond < MIN_SECOND || epochSecond > MAX_SECOND) {
+            return false;
+        }
+        append(epochSecond, to.append("Date: ")).append("\r\n");
+        return true;
+    }
+
     private static StringBuilder two(int value, StringBuilder to) {
         return to.append((char) ('0' + value / 10)).append((char) ('0' + value % 10));
     }

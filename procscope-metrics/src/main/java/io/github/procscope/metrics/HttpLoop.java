@@ -405,8 +405,8 @@ final class HttpLoop {
         }
         StringBuilder h = new StringBuilder(256);
         h.append("HTTP/1.1 ").append(reply.status()).append(' ').append(HttpReply.reason(reply.status()))
-                .append("\r\nDate: ");
-        HttpDate.append(Math.floorDiv(System.currentTimeMillis(), 1000L), h).append("\r\n");
+                .append("\r\n");
+        HttpDate.appendField(Math.floorDiv(System.currentTimeMillis(), 1000L), h);
         for (String[] f : reply.fields()) {
             h.append(f[0]).append(": ").append(f[1]).append("\r\n");
         }

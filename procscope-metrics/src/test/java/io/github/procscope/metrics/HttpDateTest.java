@@ -8,6 +8,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.quicktheories.QuickTheory.qt;
@@ -40,6 +41,18 @@ class HttpDateTest {
         long now = Instant.now().getEpochSecond();
         qt().withExamples(5_000).forAll(longs().between(now - 40L * 366 * 86_400, now + 40L * 366 * 86_400))
                 .checkAssert(s -> assertEquals(REFERENCE.format(Instant.ofEpochSecond(s)), ours(s)));
+    }
+
+    @Test
+    void theFieldIsLeftOutWhenTheClockIsBeyondWhatItCanSay() {
+        StringBuilder head = new StringBuilder("HTTP/1.1 200 OK\r\n");
+        assertTrue(HttpDate.appendField(784_111_777L, head));
+        assertEquals("HTTP/1.1 200 OK\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n", head.toString());
+        for (long s : new long[] {HttpDate.MAX_SECOND + 1, HttpDate.MIN_SECOND - 1, Long.MAX_VALUE, Long.MIN_VALUE}) {
+            StringBuilder other = new StringBuilder("HTTP/1.1 200 OK\r\n");
+            assertFalse(HttpDate.appendField(s, other));
+            assertEquals("HTTP/1.1 200 OK\r\n", other.toString());
+        }
     }
 
     @Test
