@@ -155,8 +155,9 @@ final class Detacher {
     private int awaitStart(JobStore store, String id, Path log, Process supervisor) {
         long deadline = System.nanoTime() + START_WAIT.toNanos();
         while (true) {
-            ObjectNode rec = store.usable(id).orElseThrow(() -> new IllegalStateException("the record of job " + id
-                    + " disappeared from " + store.dir()));
+            JobStore.Loaded loaded = store.read(id).orElseThrow(() -> new IllegalStateException("the record of job "
+                    + id + " disappeared from " + store.dir()));
+            ObjectNode rec = loaded.record().orElseThrow(() -> new IllegalStateException(loaded.refusal()));
             String state = rec.path("state").asText();
             if (state.equals("running") || state.equals("ended")) {
                 long pid = rec.path("job").path("pid").asLong();

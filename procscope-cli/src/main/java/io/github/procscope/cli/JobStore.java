@@ -70,6 +70,10 @@ final class JobStore {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss");
     /** A record larger than this is not one procscope wrote. */
     private static final long MAX_RECORD_BYTES = 16L << 20;
+    /** How many times a record replaced while it is read is read again before it is refused. */
+    private static final int READ_ATTEMPTS = 8;
+    /** {@link #loadOnce}'s answer for a record replaced while it was read (compared by identity). */
+    private static final Optional<Loaded> REPLACED = Optional.of(Loaded.refused("", "replaced"));
     private static final Set<String> STATES = Set.of("starting", "running", "ended", "failed");
     private static final int GROUP_OR_OTHER_WRITE = 0022;
     private static final int STICKY = 01000;
@@ -361,8 +365,27 @@ final class JobStore {
         return null;
     }
 
-    /** Reads one entry of the checked directory, or says why it is refused; empty if it is not there. */
+    /**
+     * Reads a record; one replaced between the looks at it (its supervisor writes each new state aside and renames
+     * it over the record, {@link #write}) is read again, as the writer left it, up to {@link #READ_ATTEMPTS} times.
+     */
     private Optional<Loaded> load(SecureDirectoryStream<Path> d, String name) {
+        for (int attempt = 1; attempt <= READ_ATTEMPTS; attempt++) {
+            Optional<Loaded> loaded = loadOnce(d, name);
+            if (loaded != REPLACED) {
+                return loaded;
+            }
+        }
+        return Optional.of(Loaded.refused(name, "record " + Table.printable(dir.resolve(name).toString())
+                + " is refused: it was replaced while it was read, " + READ_ATTEMPTS + " times in a row"));
+    }
+
+    /**
+     * Reads one entry of the checked directory, or says why it is refused; empty if it is not there.
+     *
+     * @return the record, or {@link #REPLACED} if it was replaced between the looks at it
+     */
+    private Optional<Loaded> loadOnce(SecureDirectoryStream<Path> d, String name) {
         String shown = Table.printable(dir.resolve(name).toString());
         String id = name.substring(0, name.length() - ".json".length());
         if (!validId(id)) {
@@ -381,8 +404,7 @@ final class JobStore {
             Map<String, Object> u = Files.readAttributes(dir.resolve(name), "unix:uid,mode,fileKey",
                     LinkOption.NOFOLLOW_LINKS);
             if (!a.fileKey().equals(u.get("fileKey"))) {
-                return Optional.of(Loaded.refused(name, "record " + shown + " is refused: it was replaced while it"
-                        + " was read"));
+                return REPLACED;
             }
             String why = distrust((Integer) u.get("uid"), (Integer) u.get("mode"), false);
             if (why != null) {
